@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# cpurng top-level Makefile.  Kernel code builds out of tree against Debian's
+# linux-headers; everything else is host or guest userspace.
+#
+#   make              release modules + userspace programs
+#   make run          build, boot a VM, show the modules working
+#   make shell        same VM, interactive shell instead of the demo
+#   make check        host unit tests + VM test suites (installs deps)
+#   make bench        benchmarks in a VM
+#   make lint         checkpatch, sparse, kernel-doc
+#   make deps         install missing Debian packages
+#
+# KDIR=<headers or kernel tree> overrides the newest installed Debian
+# linux-headers-*-amd64; KIMAGE and KMODDIR name the kernel the VM boots and
+# its module tree (default: Debian's image and modules matching KDIR).
+
+SRC := $(CURDIR)
+BUILD ?= $(SRC)/build
+
+ifeq ($(origin KDIR),undefined)
+KDIR := $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
+endif
+# Debian's headers carry the upstream version in kernel.release; the name
+# the kernel reports (and its module directory) is UTS_RELEASE.
+ifeq ($(origin KVER),undefined)
+KVER := $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+	  $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+endif
+KIMAGE ?= /boot/vmlinuz-$(KVER)
+KMODDIR ?= /lib/modules/$(KVER)
+export KDIR KVER KIMAGE KMODDIR BUILD
+
+CC ?= gcc
+HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11
+GUEST_CFLAGS := $(HOST_CFLAGS) -D_GNU_SOURCE
+GUEST_LDLIBS := -lpthread
+PYTHON ?= python3
+HARNESS := $(PYTHON) $(SRC)/tests/harness/main.py --build $(BUILD)
+
+# Programs that run inside the test VM (tests/vm/progs/*.c).
+GUEST_PROGS := $(patsubst $(SRC)/tests/vm/progs/%.c,$(BUILD)/guest/bin/%,\
+		 $(wildcard $(SRC)/tests/vm/progs/*.c))
+# Host unit tests: C programs built here, Python ones run in place.
+HOST_C_TESTS := $(BUILD)/host/test_jitter_health
+HOST_TESTS := $(HOST_C_TESTS) $(SRC)/tests/host/test_build.py \
+	      $(SRC)/tests/harness/test_harness.py
+TEST_HEADERS := $(wildcard $(SRC)/tests/lib/*.h $(SRC)/include/cpurng/*.h)
+
+# Files a kernel build needs, linked into one tree per variant so the
+# release and testing objects never mix.
+KBUILD_TREE := Kbuild Kconfig crypto include tests/modules
+
+.PHONY: all modules modules-release modules-testing tools guest-programs \
+	host-tests check check-run check-group bench lint run shell deps \
+	clean require-kdir
+
+all: modules tools
+
+tools: guest-programs host-tests
+
+deps:
+	@$(SRC)/scripts/deps.sh
+
+require-kdir:
+	@test -n "$(KDIR)" -a -f "$(KDIR)/Makefile" || { \
+		echo "error: no kernel headers found; run 'make deps' or pass KDIR=" >&2; \
+		exit 1; }
+
+modules: modules-release
+
+# $(1): variant name, $(2): extra kbuild variables
+define kbuild-variant
+	@mkdir -p $(BUILD)/$(1)/tests
+	@for f in $(KBUILD_TREE); do \
+		mkdir -p $(BUILD)/$(1)/$$(dirname $$f); \
+		if [ -d $(SRC)/$$f ]; then \
+			mkdir -p $(BUILD)/$(1)/$$f; \
+			cp -rs --no-clobber $(SRC)/$$f/. $(BUILD)/$(1)/$$f/; \
+		else \
+			ln -sfn $(SRC)/$$f $(BUILD)/$(1)/$$f; \
+		fi; \
+	done
+	$(MAKE) -C $(KDIR) M=$(BUILD)/$(1) $(2) modules
+endef
+
+modules-release: require-kdir
+	$(call kbuild-variant,release,)
+
+modules-testing: require-kdir
+	$(call kbuild-variant,testing,CONFIG_CRYPTO_CPURNG_TESTING=y)
+
+guest-programs: $(GUEST_PROGS)
+
+$(BUILD)/guest/bin/%: $(SRC)/tests/vm/progs/%.c $(TEST_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_LDLIBS)
+
+host-tests: $(HOST_C_TESTS)
+
+# The noise core is built at -O0 here too, exactly as in the kernel.
+$(BUILD)/host/jitter_noise.o: $(SRC)/crypto/jitter_noise.c $(TEST_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) -O0 -g -Wall -Wextra -Werror -c -o $@ $<
+
+$(BUILD)/host/test_jitter_health: $(SRC)/tests/host/test_jitter_health.c \
+		$(SRC)/tests/host/fake_timer.c $(SRC)/crypto/jitter_health.c \
+		$(BUILD)/host/jitter_noise.o $(TEST_HEADERS)
+	$(CC) $(HOST_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm
+
+# The README's test command: installs what is missing, builds, runs the
+# host unit tests and every VM group of the "check" suite.
+check: deps
+	@$(MAKE) --no-print-directory check-run
+
+check-run: modules-release modules-testing tools
+	$(HARNESS) check --suite check $(addprefix --host-test ,$(HOST_TESTS))
+
+# One VM group: make check-group GROUP=jitter
+check-group: modules-testing tools
+	$(HARNESS) check $(addprefix --group ,$(GROUP))
+
+run: deps
+	@$(MAKE) --no-print-directory modules-release tools
+	$(HARNESS) demo
+
+shell: deps
+	@$(MAKE) --no-print-directory modules-release tools
+	$(HARNESS) shell
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CPU Jitter RNG status: module-wide counters, readable one value per file
+ * under /sys/kernel/cpurng_jitter/.  The kobject sits under kernel_kobj, so
+ * the same paths exist when the module is built into the kernel.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/kobject.h>
+#include <linux/sysfs.h>
+
+#include "../include/cpurng/jitter.h"
+
+static struct {
+	atomic_t instances;
+	atomic_t failed_instances;
+	atomic64_t samples;
+	atomic64_t stuck;
+	atomic64_t blocks;
+	atomic64_t bytes;
+	atomic64_t intermittent[CPURNG_TEST_COUNT];
+	atomic64_t permanent[CPURNG_TEST_COUNT];
+	atomic64_t startup_runs;
+	atomic64_t startup_failures;
+	/* Result of the most recent start-up test, module-wide or instance. */
+	atomic_t startup_last;
+} cpurng_jent_stats;
+
+static struct kobject *cpurng_jent_kobj;
+
+void cpurng_jent_stats_instance(int delta)
+{
+	atomic_add(delta, &cpurng_jent_stats.instances);
+}
+
+void cpurng_jent_stats_failed_instance(int delta)
+{
+	atomic_add(delta, &cpurng_jent_stats.failed_instances);
+}
+
+void cpurng_jent_stats_samples(u64 samples, u64 stuck)
+{
+	atomic64_add(samples, &cpurng_jent_stats.samples);
+	atomic64_add(stuck, &cpurng_jent_stats.stuck);
+}
+
+void cpurng_jent_stats_failure(enum cpurng_health_test test, bool permanent)
+{
+	if (test >= CPURNG_TEST_COUNT)
+		return;
+	atomic64_inc(permanent ? &cpurng_jent_stats.permanent[test] :
+				 &cpurng_jent_stats.intermittent[test]);
+}
+
+void cpurng_jent_stats_output(unsigned int blocks, unsigned int bytes)
+{
+	atomic64_add(blocks, &cpurng_jent_stats.blocks);
+	atomic64_add(bytes, &cpurng_jent_stats.bytes);
+}
+
+void cpurng_jent_stats_startup(enum cpurng_startup_error err)
+{
+	atomic64_inc(&cpurng_jent_stats.startup_runs);
+	if (err != CPURNG_STARTUP_OK)
+		atomic64_inc(&cpurng_jent_stats.startup_failures);
+	atomic_set(&cpurng_jent_stats.startup_last, err);
+}
+
+/* One read-only attribute per atomic64 counter. */
+#define CPURNG_JENT_COUNTER(_name, _field)				\
+static ssize_t _name##_show(struct kobject *kobj,			\
+			    struct kobj_attribute *attr, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%lld\n",				\
+			  atomic64_read(&cpurng_jent_stats._field));	\
+}									\
+static struct kobj_attribute _name##_attr = __ATTR_RO(_name)
+
+CPURNG_JENT_COUNTER(samples, samples);
+CPURNG_JENT_COUNTER(stuck_samples, stuck);
+CPURNG_JENT_COUNTER(blocks, blocks);
+CPURNG_JENT_COUNTER(bytes, bytes);
+CPURNG_JENT_COUNTER(rct_intermittent, intermittent[CPURNG_TEST_RCT]);
+CPURNG_JENT_COUNTER(rct_permanent, permanent[CPURNG_TEST_RCT]);
+CPURNG_JENT_COUNTER(apt_intermittent, intermittent[CPURNG_TEST_APT]);
+CPURNG_JENT_COUNTER(apt_permanent, permanent[CPURNG_TEST_APT]);
+CPURNG_JENT_COUNTER(stuck_intermittent, intermittent[CPURNG_TEST_STUCK]);
+CPURNG_JENT_COUNTER(stuck_permanent, permanent[CPURNG_TEST_STUCK]);
+CPURNG_JENT_COUNTER(startup_runs, startup_runs);
+CPURNG_JENT_COUNTER(startup_failures, startup_failures);
+
+static ssize_t instances_show(struct kobject *kobj,
+			      struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  atomic_read(&cpurng_jent_stats.instances));
+}
+static struct kobj_attribute instances_attr = __ATTR_RO(instances);
+
+static ssize_t failed_instances_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  atomic_read(&cpurng_jent_stats.failed_instances));
+}
+static struct kobj_attribute failed_instances_attr =
+	__ATTR_RO(failed_instances);
+
+static ssize_t startup_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	enum cpurng_startup_error err =
+		atomic_read(&cpurng_jent_stats.startup_last);
+
+	return sysfs_emit(buf, "%s%s\n", err ? "failed: " : "",
+			  cpurng_startup_reason(err));
+}
+static struct kobj_attribute startup_attr = __ATTR_RO(startup);
+
+static ssize_t rct_cutoffs_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	u32 osr = cpurng_jent_config.osr;
+
+	return sysfs_emit(buf, "%u %u\n", cpurng_rct_cutoff(osr, 30),
+			  cpurng_rct_cutoff(osr, 60));
+}
+static struct kobj_attribute rct_cutoffs_attr = __ATTR_RO(rct_cutoffs);
+
+static ssize_t apt_cutoffs_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	u32 osr = cpurng_jent_config.osr;
+
+	return sysfs_emit(buf, "%u %u\n", cpurng_apt_cutoff(osr, false),
+			  cpurng_apt_cutoff(osr, true));
+}
+static struct kobj_attribute apt_cutoffs_attr = __ATTR_RO(apt_cutoffs);
+
+static ssize_t timer_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%s\n", cpurng_jent_timer_name());
+}
+static struct kobj_attribute timer_attr = __ATTR_RO(timer);
+
+static ssize_t fips_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%d\n", cpurng_jent_fips());
+}
+static struct kobj_attribute fips_attr = __ATTR_RO(fips);
+
+static struct attribute *cpurng_jent_attrs[] = {
+	&startup_attr.attr,
+	&startup_runs_attr.attr,
+	&startup_failures_attr.attr,
+	&instances_attr.attr,
+	&failed_instances_attr.attr,
+	&samples_attr.attr,
+	&stuck_samples_attr.attr,
+	&blocks_attr.attr,
+	&bytes_attr.attr,
+	&rct_intermittent_attr.attr,
+	&rct_permanent_attr.attr,
+	&apt_intermittent_attr.attr,
+	&apt_permanent_attr.attr,
+	&stuck_intermittent_attr.attr,
+	&stuck_permanent_attr.attr,
+	&rct_cutoffs_attr.attr,
+	&apt_cutoffs_attr.attr,
+	&timer_attr.attr,
+	&fips_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group cpurng_jent_group = {
+	.attrs = cpurng_jent_attrs,
+};
+
+int cpurng_jent_status_init(void)
+{
+	int ret;
+
+	cpurng_jent_kobj = kobject_create_and_add("cpurng_jitter", kernel_kobj);
+	if (!cpurng_jent_kobj)
+		return -ENOMEM;
+	ret = sysfs_create_group(cpurng_jent_kobj, &cpurng_jent_group);
+	if (ret) {
+		kobject_put(cpurng_jent_kobj);
+		cpurng_jent_kobj = NULL;
+	}
+	return ret;
+}
+
+void cpurng_jent_status_exit(void)
+{
+	if (!cpurng_jent_kobj)
+		return;
+	sysfs_remove_group(cpurng_jent_kobj, &cpurng_jent_group);
+	kobject_put(cpurng_jent_kobj);
+	cpurng_jent_kobj = NULL;
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CPU Jitter RNG test hooks, built only with CONFIG_CRYPTO_CPURNG_TESTING.
+ * A production build has none of these parameters (the host checks verify
+ * that), so nothing here can weaken a deployed RNG.
+ *
+ *   test_force=none|rct|apt  replace the raw samples of every instance with
+ *                            a pattern that trips that health test; may be
+ *                            changed at runtime
+ *   test_fips=1              take the fips_enabled branches (panics) on a
+ *                            kernel that was not booted with fips=1
+ *   test_coarse_timer=1      read jiffies instead of the cycle counter
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+
+#include "../include/cpurng/jitter.h"
+
+enum cpurng_jent_force {
+	CPURNG_FORCE_NONE,
+	CPURNG_FORCE_RCT,
+	CPURNG_FORCE_APT,
+};
+
+static const char * const cpurng_jent_force_names[] = {
+	[CPURNG_FORCE_NONE] = "none",
+	[CPURNG_FORCE_RCT] = "rct",
+	[CPURNG_FORCE_APT] = "apt",
+};
+
+static int cpurng_jent_force;
+
+static bool test_fips;
+module_param(test_fips, bool, 0444);
+MODULE_PARM_DESC(test_fips, "TESTING: apply FIPS semantics (panic on permanent failure) without fips=1");
+
+static bool test_coarse_timer;
+module_param(test_coarse_timer, bool, 0444);
+MODULE_PARM_DESC(test_coarse_timer, "TESTING: use jiffies as the timer");
+
+static int cpurng_jent_force_set(const char *val, const struct kernel_param *kp)
+{
+	int i = sysfs_match_string(cpurng_jent_force_names, val);
+
+	if (i < 0) {
+		pr_err("test_force: unknown value '%.*s' (none, rct, apt)\n",
+		       (int)strcspn(val, "\n"), val);
+		return -EINVAL;
+	}
+	WRITE_ONCE(cpurng_jent_force, i);
+	pr_info("test_force=%s\n", cpurng_jent_force_names[i]);
+	return 0;
+}
+
+static int cpurng_jent_force_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%s\n",
+			 cpurng_jent_force_names[READ_ONCE(cpurng_jent_force)]);
+}
+
+static const struct kernel_param_ops cpurng_jent_force_ops = {
+	.set = cpurng_jent_force_set,
+	.get = cpurng_jent_force_get,
+};
+module_param_cb(test_force, &cpurng_jent_force_ops, NULL, 0644);
+MODULE_PARM_DESC(test_force, "TESTING: force health failures: none, rct, apt");
+
+bool cpurng_jent_test_fips(void)
+{
+	return test_fips;
+}
+
+bool cpurng_jent_test_coarse_timer(void)
+{
+	return test_coarse_timer;
+}
+
+/*
+ * rct: every sample equal.  apt: one value in runs of 30 separated by
+ * another value, so the APT fires while no run reaches an RCT cutoff
+ * (the same pattern as the host tests' fake_biased()).
+ */
+void cpurng_jent_test_sample(struct cpurng_jent *j,
+			     struct cpurng_noise_sample *s)
+{
+	switch (READ_ONCE(cpurng_jent_force)) {
+	case CPURNG_FORCE_RCT:
+		s->delta = 4242;
+		break;
+	case CPURNG_FORCE_APT:
+		s->delta = (j->test_seq++ % 31) ? 1500 : 1501 + j->test_seq % 97;
+		break;
+	default:
+		break;
+	}
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * CPU Jitter RNG (cpurng_jitter.ko): interfaces between the module's objects.
+ *
+ *   jitter_noise.c     timed workloads, -O0, kernel-agnostic
+ *   jitter_health.c    SP800-90B health tests, kernel-agnostic
+ *   jitter_timer.c     the timer the noise core reads
+ *   jitter_pool.c      SHA-256 conditioning into 256-bit blocks
+ *   jitter_instance.c  one noise source per crypto tfm: sampling, blocks
+ *   jitter_status.c    counters and sysfs status
+ *   jitter_kcapi.c     module parameters, crypto_rng registration
+ *   jitter_test.c      test-only hooks (CONFIG_CRYPTO_CPURNG_TESTING)
+ */
+#ifndef CPURNG_JITTER_H
+#define CPURNG_JITTER_H
+
+#include <linux/atomic.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include "jitter_health.h"
+#include "jitter_noise.h"
+
+#define CPURNG_JENT_NAME	"jitterentropy_rng"
+#define CPURNG_JENT_DRIVER	"jitterentropy_rng-cpurng"
+
+/* Output block: the SHA-256 digest size. */
+#define CPURNG_JENT_BLOCK_BYTES	32
+#define CPURNG_JENT_BLOCK_BITS	(CPURNG_JENT_BLOCK_BYTES * 8)
+
+/*
+ * SP800-90B 3.1.5.1.2: a vetted conditioning function yields full entropy
+ * output of n bits when it receives at least n + 64 bits of entropy.
+ */
+#define CPURNG_JENT_SAFETY_BITS	64
+
+/* Samples hashed together: 32 samples of two 64-bit deltas (512 bytes). */
+#define CPURNG_JENT_BATCH	32
+
+/**
+ * struct cpurng_jent_config - parameters shared by all instances
+ * @osr: oversampling rate; each credited sample counts 1/@osr bit
+ * @mem_size: memory buffer per instance in bytes, a power of two
+ * @mem_loops: memory accesses per sample
+ * @fold_loops: timestamp foldings per sample
+ */
+struct cpurng_jent_config {
+	u32 osr;
+	u32 mem_size;
+	u32 mem_loops;
+	u32 fold_loops;
+};
+
+extern struct cpurng_jent_config cpurng_jent_config;
+
+/**
+ * struct cpurng_jent_pool - conditioning state of one instance
+ * @desc: running SHA-256 over raw samples since the last block
+ */
+struct cpurng_jent_pool {
+	struct shash_desc *desc;
+};
+
+int cpurng_jent_pool_init(struct cpurng_jent_pool *pool);
+void cpurng_jent_pool_free(struct cpurng_jent_pool *pool);
+int cpurng_jent_pool_absorb(struct cpurng_jent_pool *pool, const void *data,
+			    unsigned int len);
+int cpurng_jent_pool_extract(struct cpurng_jent_pool *pool,
+			     u8 out[CPURNG_JENT_BLOCK_BYTES]);
+int cpurng_jent_pool_setup(void);
+void cpurng_jent_pool_teardown(void);
+
+/**
+ * struct cpurng_jent - one noise source instance, owned by one crypto tfm
+ * @lock: serialises users of the instance (several AF_ALG sockets may share
+ *	  a tfm); never held across more than one output block
+ * @noise: noise core state
+ * @health: health test state
+ * @pool: conditioning state
+ * @batch: raw samples waiting to be hashed
+ * @batched: entries used in @batch
+ * @dead: a permanent health failure or a failed (re)start; only a reset
+ *	  revives the instance
+ * @test_seq: sample counter for the test-only forced patterns
+ * @reported_samples: health.samples already added to the global statistics
+ * @reported_stuck: health.stuck already added to the global statistics
+ */
+struct cpurng_jent {
+	struct mutex lock;
+	struct cpurng_noise noise;
+	struct cpurng_health health;
+	struct cpurng_jent_pool pool;
+	u64 batch[2 * CPURNG_JENT_BATCH];
+	unsigned int batched;
+	bool dead;
+	u64 test_seq;
+	u64 reported_samples;
+	u64 reported_stuck;
+};
+
+int cpurng_jent_init(struct cpurng_jent *j);
+void cpurng_jent_free(struct cpurng_jent *j);
+int cpurng_jent_generate(struct cpurng_jent *j, const u8 *addtl,
+			 unsigned int addtl_len, u8 *out, unsigned int len);
+int cpurng_jent_reset(struct cpurng_jent *j, const u8 *seed,
+		      unsigned int len);
+int cpurng_jent_platform_check(void);
+
+/* Global statistics, exported through sysfs by jitter_status.c. */
+void cpurng_jent_stats_instance(int delta);
+void cpurng_jent_stats_failed_instance(int delta);
+void cpurng_jent_stats_samples(u64 samples, u64 stuck);
+void cpurng_jent_stats_failure(enum cpurng_health_test test, bool permanent);
+void cpurng_jent_stats_output(unsigned int blocks, unsigned int bytes);
+void cpurng_jent_stats_startup(enum cpurng_startup_error err);
+int cpurng_jent_status_init(void);
+void cpurng_jent_status_exit(void);
+
+/* Timer (jitter_timer.c). */
+const char *cpurng_jent_timer_name(void);
+
+/* True when FIPS semantics apply: fips=1, or the test-only switch. */
+bool cpurng_jent_fips(void);
+
+#if IS_ENABLED(CONFIG_CRYPTO_CPURNG_TESTING)
+void cpurng_jent_test_sample(struct cpurng_jent *j,
+			     struct cpurng_noise_sample *s);
+bool cpurng_jent_test_fips(void);
+bool cpurng_jent_test_coarse_timer(void);
+#else
+static inline void cpurng_jent_test_sample(struct cpurng_jent *j,
+					   struct cpurng_noise_sample *s)
+{
+}
+
+static inline bool cpurng_jent_test_fips(void)
+{
+	return false;
+}
+
+static inline bool cpurng_jent_test_coarse_timer(void)
+{
+	return false;
+}
+#endif
+
+#endif /* CPURNG_JITTER_H */

@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install the Debian packages cpurng needs.  Idempotent; prints nothing when
+# everything is already there.  Usage: scripts/deps.sh [--list]
+set -eu
+
+PACKAGES="
+build-essential
+linux-headers-amd64
+linux-image-amd64
+linux-source-6.1
+qemu-system-x86
+busybox-static
+cpio
+kmod
+xz-utils
+python3
+libkcapi-dev
+kcapi-tools
+sparse
+"
+
+if [ "${1:-}" = "--list" ]; then
+	echo $PACKAGES
+	exit 0
+fi
+
+missing=""
+for p in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+	     grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+echo "deps: installing:$missing" >&2
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine may have no package lists yet.
+if ! $SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null; then
+	$SUDO apt-get update -q >/dev/null
+	$SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
+fi

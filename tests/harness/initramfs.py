@@ -1,0 +1,154 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Build the busybox initramfs that the cpurng VM tests boot.
+
+Layout of the guest:
+  /init                        tests/vm/init.sh
+  /bin/busybox                 applets installed by /init
+  /lib/modules/<kver>/kernel/  Debian modules we need, with dependencies
+  /lib/modules/<kver>/extra/   our modules (release or testing build)
+  /stock/                      Debian modules that must never autoload
+                               (jitterentropy_rng: it would take the name);
+                               tests load them by path on purpose
+  /usr/bin, /lib...            kcapi tools and guest programs, with the
+                               shared libraries ldd reports
+  /tests/                      cases, groups, helpers
+"""
+
+import lzma
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+# Debian modules the tests need, by module name; dependencies are added
+# from modules.dep.
+STOCK_MODULES = [
+    'af_alg', 'algif_rng', 'algif_hash', 'algif_skcipher', 'crypto_user',
+    'sha3_generic', 'sha512_generic', 'ctr', 'drbg',
+]
+# Kept out of the module tree so that no request_module() can load them.
+QUARANTINED_MODULES = ['jitterentropy_rng']
+
+GUEST_FILES = [
+    '/usr/bin/kcapi-rng',
+]
+
+
+def _module_index(kmoddir):
+    """Map module name -> (relative path, [dependency paths])."""
+    index = {}
+    with open(os.path.join(kmoddir, 'modules.dep')) as f:
+        for line in f:
+            path, _, deps = line.partition(':')
+            name = os.path.basename(path).split('.ko')[0].replace('-', '_')
+            index[name] = (path, deps.split())
+    return index
+
+
+def _copy_module(kmoddir, rel, dest):
+    src = os.path.join(kmoddir, rel)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    if rel.endswith('.xz'):
+        dest = dest.with_name(dest.name[:-3])
+        with lzma.open(src) as fin, open(dest, 'wb') as fout:
+            shutil.copyfileobj(fin, fout)
+    else:
+        shutil.copy2(src, dest)
+    return dest
+
+
+def _stock_modules(root, kver, kmoddir):
+    index = _module_index(kmoddir)
+    want, seen = list(STOCK_MODULES), set()
+    while want:
+        name = want.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name not in index:
+            raise RuntimeError(f'module {name} not found in {kmoddir}')
+        rel, deps = index[name]
+        _copy_module(kmoddir, rel, root / 'lib/modules' / kver / rel)
+        for d in deps:
+            want.append(os.path.basename(d).split('.ko')[0].replace('-', '_'))
+    for name in QUARANTINED_MODULES:
+        rel, _ = index[name]
+        _copy_module(kmoddir, rel, root / 'stock' / os.path.basename(rel))
+    for f in ('modules.order', 'modules.builtin', 'modules.builtin.modinfo'):
+        src = os.path.join(kmoddir, f)
+        if os.path.exists(src):
+            shutil.copy2(src, root / 'lib/modules' / kver / f)
+
+
+def _libraries(binary):
+    """Shared libraries (and the loader) a dynamic binary needs."""
+    out = subprocess.run(['ldd', binary], capture_output=True, text=True)
+    libs = []
+    for line in out.stdout.splitlines():
+        parts = line.split()
+        if '=>' in parts:
+            target = parts[parts.index('=>') + 1]
+            if target.startswith('/'):
+                libs.append(target)
+        elif parts and parts[0].startswith('/'):
+            libs.append(parts[0])
+    return libs
+
+
+def _install_binary(root, src, dest_dir):
+    dest = root / dest_dir.lstrip('/') / os.path.basename(src)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(src, dest)
+    for lib in _libraries(src):
+        real = os.path.realpath(lib)
+        for target in {lib, real}:
+            d = root / target.lstrip('/')
+            if not d.exists():
+                d.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(real, d)
+
+
+def build(out, kver, kmoddir, our_modules, guest_bins, tests_dir):
+    """Write an uncompressed newc cpio archive to @out."""
+    with tempfile.TemporaryDirectory(prefix='cpurng-initramfs-') as tmp:
+        root = Path(tmp)
+        for d in ('bin', 'sbin', 'usr/bin', 'usr/sbin', 'proc', 'sys',
+                  'dev', 'tmp', 'etc', 'root', 'tests/bin'):
+            (root / d).mkdir(parents=True, exist_ok=True)
+        shutil.copy2(shutil.which('busybox') or '/bin/busybox',
+                     root / 'bin/busybox')
+        os.symlink('busybox', root / 'bin/sh')
+        shutil.copy2(os.path.join(tests_dir, 'vm/init.sh'), root / 'init')
+        os.chmod(root / 'init', 0o755)
+        (root / 'etc/passwd').write_text(
+            'root:x:0:0:root:/root:/bin/sh\n'
+            'nobody:x:65534:65534:nobody:/tmp:/bin/sh\n')
+        (root / 'etc/group').write_text('root:x:0:\nnogroup:x:65534:\n')
+
+        _stock_modules(root, kver, kmoddir)
+        extra = root / 'lib/modules' / kver / 'extra'
+        extra.mkdir(parents=True, exist_ok=True)
+        for ko in our_modules:
+            shutil.copy2(ko, extra / os.path.basename(ko))
+        subprocess.run(['depmod', '-b', str(root), kver], check=True)
+
+        for f in GUEST_FILES:
+            _install_binary(root, f, os.path.dirname(f))
+        for b in guest_bins:
+            _install_binary(root, b, '/tests/bin')
+
+        for sub in ('cases', 'groups'):
+            shutil.copytree(os.path.join(tests_dir, 'vm', sub),
+                            root / 'tests' / sub, dirs_exist_ok=True)
+        shutil.copy2(os.path.join(tests_dir, 'vm/lib.sh'),
+                     root / 'tests/lib.sh')
+
+        files = subprocess.run(['find', '.', '-mindepth', '1'], cwd=root,
+                               capture_output=True, text=True,
+                               check=True).stdout
+        with open(out + '.tmp', 'wb') as f:
+            subprocess.run(['cpio', '--quiet', '-o', '-H', 'newc',
+                            '--owner', '0:0'], cwd=root, input=files.encode(),
+                           stdout=f, check=True)
+        os.replace(out + '.tmp', out)

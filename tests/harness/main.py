@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""cpurng test driver.
+
+  main.py check --suite check [--group NAME]... [--host-test EXE]...
+      Run host test programs and VM groups; print KTAP and the line
+      "check: N passed, N failed, N skipped"; exit 1 on any failure.
+  main.py demo | shell
+      Boot the VM with the release modules and run the demo, or a shell,
+      on the terminal.
+
+Build products are found under --build (default: ./build).
+"""
+
+import argparse
+import glob
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import initramfs  # noqa: E402
+import ktap  # noqa: E402
+import vm  # noqa: E402
+
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+TESTS = os.path.join(SRC, 'tests')
+
+
+def env(name):
+    value = os.environ.get(name)
+    if not value:
+        sys.exit(f'error: {name} is not set (run through make)')
+    return value
+
+
+def modules(build, variant):
+    kos = sorted(glob.glob(os.path.join(build, variant, 'crypto', '*.ko')))
+    if variant == 'testing':
+        kos += sorted(glob.glob(os.path.join(build, variant, 'tests',
+                                             'modules', '*.ko')))
+    if not kos:
+        sys.exit(f'error: no {variant} modules under {build}; build them first')
+    return kos
+
+
+def guest_bins(build):
+    return sorted(glob.glob(os.path.join(build, 'guest', 'bin', '*')))
+
+
+def make_initramfs(build, variant):
+    out = os.path.join(build, f'initramfs-{variant}.cpio')
+    initramfs.build(out, env('KVER'), env('KMODDIR'), modules(build, variant),
+                    guest_bins(build), TESTS)
+    return out
+
+
+class Report:
+    """Top-level KTAP stream: one result per suite, leaves counted."""
+
+    def __init__(self, planned, path):
+        self.number = 0
+        self.counts = ktap.Counts()
+        self.file = open(path, 'w')
+        self.emit(['KTAP version 1', f'1..{planned}'])
+
+    def emit(self, lines):
+        for line in lines:
+            print(line)
+            self.file.write(line + '\n')
+        sys.stdout.flush()
+
+    def suite(self, name, lines, seconds):
+        self.number += 1
+        counts = ktap.count_lines(lines)
+        self.counts.add(counts)
+        self.emit(ktap.indent(lines))
+        self.emit([f'# {name}: {counts} in {seconds:.1f}s'])
+        status = 'not ok' if counts.failed else 'ok'
+        self.emit([f'{status} {self.number} {name}'])
+
+    def finish(self):
+        self.emit([f'check: {self.counts}'])
+        self.file.close()
+        return 1 if self.counts.failed or not self.number else 0
+
+
+def run_host_test(exe, timeout=600):
+    start = time.monotonic()
+    cmd = [sys.executable, exe] if exe.endswith('.py') else [exe]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True,
+                           timeout=timeout)
+        lines = p.stdout.splitlines()
+        if p.returncode not in (0, 4):
+            lines += [f'# {l}' for l in p.stderr.splitlines()[-20:]]
+            lines += [f'# exit status {p.returncode}']
+            # A failing exit with no failed case is a failure of its own.
+            if not ktap.count_lines(lines).failed:
+                lines += ['not ok 0 exit_status']
+    except subprocess.TimeoutExpired:
+        lines = [f'not ok 1 {os.path.basename(exe)} # TIMEOUT after {timeout}s']
+    return lines, time.monotonic() - start
+
+
+def cmd_check(args):
+    groups = [g for g in vm.load_groups(os.path.join(TESTS, 'vm', 'groups'))
+              if (g.name in args.group if args.group else g.suite == args.suite)]
+    if args.group and len(groups) != len(args.group):
+        known = {g.name for g in vm.load_groups(os.path.join(TESTS, 'vm', 'groups'))}
+        sys.exit(f'error: unknown group(s): {sorted(set(args.group) - known)}')
+    out = os.path.join(args.build, args.suite if not args.group else 'check')
+    os.makedirs(out, exist_ok=True)
+    report = Report(len(args.host_test) + len(groups),
+                    os.path.join(out, 'results.ktap'))
+
+    for exe in args.host_test:
+        lines, seconds = run_host_test(exe)
+        report.suite('host_' + os.path.basename(exe).split('.')[0], lines,
+                     seconds)
+
+    initrds = {}
+    for g in groups:
+        if g.variant not in initrds:
+            initrds[g.variant] = make_initramfs(args.build, g.variant)
+        outcome = vm.run_group(g, env('KIMAGE'), initrds[g.variant],
+                               os.path.join(out, g.name))
+        report.suite('vm_' + g.name, outcome.lines, outcome.seconds)
+        if outcome.counts.failed:
+            report.emit([f'# logs: {os.path.join(out, g.name)}'])
+    return report.finish()
+
+
+def cmd_interactive(args, group):
+    initrd = make_initramfs(args.build, 'release')
+    cmd = vm.qemu_command(env('KIMAGE'), initrd, group,
+                          cmdline='quiet' if group == 'demo' else '',
+                          qemu_extra='-smp 2', console='mon:stdio')
+    return subprocess.call(cmd)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument('command', choices=['check', 'demo', 'shell'])
+    p.add_argument('--build', default=os.path.join(SRC, 'build'))
+    p.add_argument('--suite', default='check')
+    p.add_argument('--group', action='append', default=[])
+    p.add_argument('--host-test', action='append', default=[])
+    args = p.parse_args()
+    if args.command == 'check':
+        return cmd_check(args)
+    return cmd_interactive(args, args.command)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

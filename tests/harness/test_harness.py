@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the harness's verdict logic, in KTAP.
+
+The harness decides pass or fail from what a VM leaves behind; these tests
+feed it synthetic results and consoles to show that each way a run can go
+wrong is reported as a failure, including a panic with the wrong message
+(Debian's "signature verification failed in FIPS mode" instead of ours).
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from ktap import count_lines  # noqa: E402
+from vm import Group, analyse  # noqa: E402
+
+GOOD_RESULTS = """KTAP version 1
+# cpurng-vm group=t kernel=6.1 cpus=2
+1..2
+    KTAP version 1
+    1..2
+    ok 1 a
+    ok 2 b
+ok 1 first
+ok 2 second # SKIP not built
+# cpurng-vm-done
+"""
+
+CLEAN_CONSOLE = "[    1.0] Linux version 6.1\n[    2.0] cpurng_jitter: registered\n"
+WARN_CONSOLE = CLEAN_CONSOLE + "[    3.0] WARNING: CPU: 1 PID: 77 at crypto/x.c:1 f+0x1/0x2\n"
+OUR_PANIC = ("[    3.0] Kernel panic - not syncing: cpurng_jitter: permanent RCT "
+             "health test failure in FIPS mode\n[    3.1] Call Trace:\n")
+SIG_PANIC = ("[    3.0] Kernel panic - not syncing: Module cpurng_jitter "
+             "signature verification failed in FIPS mode\n")
+PANIC_RESULTS = """KTAP version 1
+1..2
+ok 1 setup
+# expect-panic 2 boom
+    KTAP version 1
+    1..1
+"""
+
+GROUP = Group(name='t', cases=['first', 'second'])
+PANIC_GROUP = Group(name='p', cases=['setup', 'boom'],
+                    expect_panic='^cpurng_jitter: permanent RCT health test failure in FIPS mode$')
+
+TESTS = []
+
+
+def case(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def counts(group, results, console, timed_out=False, status=0):
+    return count_lines(analyse(group, results, console, timed_out, status))
+
+
+@case
+def clean_run_counts_leaves_and_skips():
+    c = counts(GROUP, GOOD_RESULTS, CLEAN_CONSOLE)
+    # a, b, second (skip), console_clean, vm_finished
+    return (c.passed, c.failed, c.skipped) == (4, 0, 1)
+
+
+@case
+def warn_on_console_fails_run():
+    return counts(GROUP, GOOD_RESULTS, WARN_CONSOLE).failed == 1
+
+
+@case
+def missing_done_marker_fails_run():
+    results = GOOD_RESULTS.replace('# cpurng-vm-done\n', '')
+    return counts(GROUP, results, CLEAN_CONSOLE).failed == 1
+
+
+@case
+def lost_results_fail_run():
+    results = GOOD_RESULTS.replace('ok 2 second # SKIP not built\n', '')
+    return counts(GROUP, results, CLEAN_CONSOLE).failed >= 1
+
+
+@case
+def no_results_at_all_fails_run():
+    return counts(GROUP, '', CLEAN_CONSOLE).failed >= 1
+
+
+@case
+def timeout_fails_run():
+    return counts(GROUP, GOOD_RESULTS, CLEAN_CONSOLE, timed_out=True).failed == 1
+
+
+@case
+def failed_case_without_subtest_failure_counts():
+    results = GOOD_RESULTS.replace('ok 1 first', 'not ok 1 first # exit status 1')
+    return counts(GROUP, results, CLEAN_CONSOLE).failed == 1
+
+
+@case
+def expected_panic_with_our_message_passes():
+    c = counts(PANIC_GROUP, PANIC_RESULTS, CLEAN_CONSOLE + OUR_PANIC)
+    return c.failed == 0 and c.passed == 4
+
+
+@case
+def expected_panic_with_wrong_message_fails():
+    return counts(PANIC_GROUP, PANIC_RESULTS, CLEAN_CONSOLE + SIG_PANIC).failed == 1
+
+
+@case
+def expected_panic_that_never_happens_fails():
+    return counts(PANIC_GROUP, PANIC_RESULTS, CLEAN_CONSOLE).failed >= 1
+
+
+@case
+def warn_before_expected_panic_fails():
+    return counts(PANIC_GROUP, PANIC_RESULTS, WARN_CONSOLE + OUR_PANIC).failed == 1
+
+
+PARTIAL_PANIC_RESULTS = PANIC_RESULTS + "    ok 1 armed\n"
+
+
+@case
+def expected_panic_forgives_results_planned_after_it():
+    c = counts(PANIC_GROUP, PARTIAL_PANIC_RESULTS, CLEAN_CONSOLE + OUR_PANIC)
+    return c.failed == 0 and c.passed == 4
+
+
+@case
+def failure_reported_before_expected_panic_counts():
+    results = PARTIAL_PANIC_RESULTS.replace('    ok 1 armed', '    not ok 1 armed')
+    return counts(PANIC_GROUP, results, CLEAN_CONSOLE + OUR_PANIC).failed == 1
+
+
+@case
+def unexpected_panic_fails():
+    results = GOOD_RESULTS.replace('# cpurng-vm-done\n', '')
+    return counts(GROUP, results, CLEAN_CONSOLE + OUR_PANIC).failed >= 2
+
+
+def main():
+    print('KTAP version 1')
+    print(f'1..{len(TESTS)}')
+    failed = 0
+    for i, fn in enumerate(TESTS, start=1):
+        ok = fn()
+        failed += not ok
+        print(f'{"ok" if ok else "not ok"} {i} {fn.__name__}')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

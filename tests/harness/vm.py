@@ -1,0 +1,240 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Boot one test group in QEMU and turn what it left behind into KTAP.
+
+Verdicts come from the second serial port (results file) only.  The
+console is read for one purpose: finding what must fail the run even when
+every case said "ok" (WARN, oops, BUG, lockdep, sanitizer reports, an
+unexpected panic), and matching the message of a panic a group expects.
+"""
+
+import os
+import re
+import shlex
+import subprocess
+import time
+from dataclasses import dataclass, field
+
+from ktap import Counts, count_lines
+
+# Console lines that fail a run.  A WARN also panics (panic_on_warn=1).
+PROBLEM_PATTERNS = [
+    r'WARNING: CPU: \d+ PID: ',
+    r'\bBUG: ',
+    r'\bOops\b',
+    r'general protection fault',
+    r'Kernel panic - not syncing',
+    r'Call Trace:',
+    r'\bUBSAN: ',
+    r'\bKASAN: ',
+    r'kmemleak: .*unreferenced',
+    r'INFO: task .* blocked for more than',
+    r'rcu: INFO: .* detected stalls',
+    r'watchdog: BUG: soft lockup',
+    r'possible circular locking dependency',
+    r'inconsistent lock state',
+]
+PROBLEM_RE = re.compile('|'.join(f'(?:{p})' for p in PROBLEM_PATTERNS))
+PANIC_RE = re.compile(r'Kernel panic - not syncing: (.*)')
+DONE_MARK = '# cpurng-vm-done'
+EXPECT_RE = re.compile(r'^# expect-panic (\d+) (\S+)')
+
+# The guest writes its KTAP header within seconds of boot; if nothing has
+# arrived after this long, it never will (no /init, a crash during boot).
+STARTUP_TIMEOUT = 120
+
+BASE_CMDLINE = ('console=ttyS0 panic=-1 panic_on_warn=1 oops=panic '
+                'loglevel=6 printk.time=1')
+
+
+@dataclass
+class Group:
+    name: str
+    cases: list
+    description: str = ''
+    cmdline: str = ''
+    qemu: str = '-smp 2'
+    timeout: int = 600
+    expect_panic: str = ''
+    suite: str = 'check'
+    variant: str = 'testing'
+    memory: str = '1024'
+
+
+def load_group(path):
+    settings = {}
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith('#'):
+                continue
+            key, _, value = line.partition('=')
+            settings[key.strip()] = value.strip()
+    g = Group(name=os.path.basename(path)[:-len('.group')],
+              cases=settings.get('cases', '').split())
+    for key in ('description', 'cmdline', 'qemu', 'expect_panic', 'suite',
+                'variant', 'memory'):
+        if key in settings:
+            setattr(g, key, settings[key])
+    if 'timeout' in settings:
+        g.timeout = int(settings['timeout'])
+    return g
+
+
+def load_groups(groups_dir):
+    return sorted((load_group(os.path.join(groups_dir, f))
+                   for f in os.listdir(groups_dir) if f.endswith('.group')),
+                  key=lambda g: g.name)
+
+
+def qemu_command(kimage, initrd, group_name, cmdline='', qemu_extra='-smp 2',
+                 memory='1024', console='file', results=None):
+    cmd = ['qemu-system-x86_64', '-nodefaults', '-no-reboot', '-nographic',
+           '-m', memory, '-cpu', 'max', '-nic', 'none',
+           '-kernel', kimage, '-initrd', initrd,
+           '-append', f'{BASE_CMDLINE} cpurng_group={group_name} {cmdline}'.strip()]
+    cmd += ['-serial', console]
+    if results:
+        cmd += ['-serial', f'file:{results}']
+    cmd += shlex.split(qemu_extra)
+    return cmd
+
+
+@dataclass
+class Outcome:
+    lines: list = field(default_factory=list)
+    counts: Counts = field(default_factory=Counts)
+    seconds: float = 0.0
+
+
+def console_problems(console, until=None):
+    """Problem lines of the console, up to (not including) line @until."""
+    lines = console.splitlines()
+    if until is not None:
+        lines = lines[:until]
+    return [l.strip() for l in lines if PROBLEM_RE.search(l)]
+
+
+def analyse(group, results_text, console, timed_out, exit_status):
+    """KTAP lines for a finished group run."""
+    lines = [l.rstrip('\r') for l in results_text.splitlines()]
+    guest = [l for l in lines if l.strip()]
+    done = DONE_MARK in guest
+    plan_n = 0
+    for l in guest:
+        m = re.match(r'^1\.\.(\d+)$', l)
+        if m:
+            plan_n = int(m.group(1))
+            break
+
+    expect = None
+    for l in guest:
+        m = EXPECT_RE.match(l)
+        if m:
+            expect = (int(m.group(1)), m.group(2))
+
+    console_lines = console.splitlines()
+    panic_at, panic_msg = None, None
+    for i, l in enumerate(console_lines):
+        m = PANIC_RE.search(l)
+        if m:
+            panic_at, panic_msg = i, m.group(1).strip()
+            break
+
+    extra = []
+    if group.expect_panic:
+        number, case = expect if expect else (plan_n, group.cases[-1])
+        if expect is None:
+            extra.append(f'not ok {number} {case} # the guest never reached the case that should panic')
+        elif panic_msg is None:
+            extra.append(f'not ok {number} {case} # expected a panic matching /{group.expect_panic}/, none happened')
+        elif not re.search(group.expect_panic, panic_msg):
+            extra.append(f'not ok {number} {case} # panicked, but not as expected: "{panic_msg}"')
+        else:
+            extra.append(f'ok {number} {case} # panicked as expected: "{panic_msg}"')
+        problems = console_problems(console, panic_at)
+    else:
+        problems = console_problems(console)
+
+    checks = []
+    if problems:
+        checks.append(('not ok', 'console_clean',
+                       [f'# console: {p}' for p in problems[:20]]))
+    else:
+        checks.append(('ok', 'console_clean', []))
+    complete = done or (group.expect_panic and expect is not None)
+    if timed_out:
+        checks.append(('not ok', 'vm_finished', [f'# timed out after {group.timeout}s']))
+    elif not complete:
+        checks.append(('not ok', 'vm_finished',
+                       [f'# results incomplete: guest stopped early (qemu exit {exit_status})']))
+    else:
+        checks.append(('ok', 'vm_finished', []))
+
+    # Re-plan: the guest's cases plus the harness's own checks.  Inside a
+    # case that panicked as expected, what it planned after the panic can
+    # never arrive: drop its nested plans, keep the results it did report.
+    out, planned, in_panic_case = [], False, False
+    for l in guest:
+        if not planned and re.match(r'^1\.\.\d+$', l):
+            l = f'1..{plan_n + len(checks)}'
+            planned = True
+        if EXPECT_RE.match(l):
+            in_panic_case = True
+        elif in_panic_case and re.match(r'^\s+1\.\.\d+$', l):
+            continue
+        out.append(l)
+    if not planned:
+        out = ['KTAP version 1', f'1..{len(checks)}'] + out
+        plan_n = 0
+    out += extra
+    for i, (status, name, diags) in enumerate(checks, start=plan_n + 1):
+        out += diags
+        out.append(f'{status} {i} {name}')
+    return out
+
+
+def run_group(group, kimage, initrd, outdir, log=print):
+    os.makedirs(outdir, exist_ok=True)
+    console_path = os.path.join(outdir, 'console.log')
+    results_path = os.path.join(outdir, 'results.ktap')
+    for p in (console_path, results_path):
+        if os.path.exists(p):
+            os.unlink(p)
+    cmd = qemu_command(kimage, initrd, group.name, group.cmdline, group.qemu,
+                       group.memory, f'file:{console_path}', results_path)
+    with open(os.path.join(outdir, 'qemu.cmd'), 'w') as f:
+        f.write(shlex.join(cmd) + '\n')
+
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL,
+                            stderr=open(os.path.join(outdir, 'qemu.stderr'), 'w'))
+    timed_out = False
+    limit = group.timeout
+    while True:
+        try:
+            status = proc.wait(timeout=1)
+            break
+        except subprocess.TimeoutExpired:
+            elapsed = time.monotonic() - start
+            started = os.path.exists(results_path) and \
+                os.path.getsize(results_path) > 0
+            if elapsed > limit or (not started and elapsed > STARTUP_TIMEOUT):
+                proc.kill()
+                status = proc.wait()
+                timed_out = True
+                if not started:
+                    log(f'# {group.name}: no results after {elapsed:.0f}s, guest never started')
+                break
+    seconds = time.monotonic() - start
+
+    def read(path):
+        try:
+            with open(path, errors='replace') as f:
+                return f.read()
+        except FileNotFoundError:
+            return ''
+
+    lines = analyse(group, read(results_path), read(console_path),
+                    timed_out, status)
+    return Outcome(lines=lines, counts=count_lines(lines), seconds=seconds)

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host checks of build properties, in KTAP.
+
+Run after "make modules-release modules-testing" (make check does).
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.environ.get('BUILD', os.path.join(SRC, 'build'))
+RELEASE_KO = os.path.join(BUILD, 'release/crypto/cpurng_jitter.ko')
+TESTING_KO = os.path.join(BUILD, 'testing/crypto/cpurng_jitter.ko')
+
+results = []
+
+
+def report(ok, name, diag=None):
+    results.append((ok, name, diag))
+
+
+def last_opt_level(cmd_file):
+    """The -O flag that wins (the last one) in a Kbuild .cmd file."""
+    with open(cmd_file) as f:
+        text = f.read()
+    levels = re.findall(r'(?<!\S)-O([0-3sz]|fast)?(?!\S)', text)
+    return levels[-1] if levels else None
+
+
+def noise_core_refuses_optimisation():
+    with tempfile.TemporaryDirectory() as tmp:
+        p = subprocess.run(['cc', '-O2', '-c', '-o', os.path.join(tmp, 'n.o'),
+                            os.path.join(SRC, 'crypto/jitter_noise.c')],
+                           capture_output=True, text=True)
+    report(p.returncode != 0 and 'must be built with -O0' in p.stderr,
+           'noise_core_build_fails_when_optimised',
+           p.stderr.strip().splitlines()[-1:] if p.stderr else None)
+
+
+def kernel_objects_optimisation():
+    d = os.path.join(BUILD, 'release/crypto')
+    noise = last_opt_level(os.path.join(d, '.jitter_noise.o.cmd'))
+    report(noise == '0', 'kernel_noise_core_built_at_O0', f'-O{noise}')
+    others = {f: last_opt_level(os.path.join(d, f'.{f}.o.cmd'))
+              for f in ('jitter_health', 'jitter_timer', 'jitter_pool',
+                        'jitter_instance', 'jitter_kcapi')}
+    report(all(v == '2' for v in others.values()),
+           'kernel_glue_timer_health_pool_optimised', str(others))
+
+
+def modinfo_params(ko):
+    p = subprocess.run(['modinfo', '-F', 'parm', ko], capture_output=True,
+                       text=True)
+    if p.returncode:
+        return None
+    return [l.split(':')[0] for l in p.stdout.splitlines() if ':' in l]
+
+
+def test_hooks_only_in_testing_build():
+    release, testing = modinfo_params(RELEASE_KO), modinfo_params(TESTING_KO)
+    report(testing is not None and
+           {'test_force', 'test_fips', 'test_coarse_timer'} <= set(testing),
+           'testing_build_has_test_hooks', str(testing))
+    report(release is not None and 'osr' in release and
+           not [p for p in release if p.startswith('test_')],
+           'release_build_has_no_test_hooks', str(release))
+
+
+def main():
+    noise_core_refuses_optimisation()
+    kernel_objects_optimisation()
+    test_hooks_only_in_testing_build()
+    print('KTAP version 1')
+    print(f'1..{len(results)}')
+    for i, (ok, name, diag) in enumerate(results, start=1):
+        if diag and not ok:
+            print(f'# {diag}')
+        print(f'{"ok" if ok else "not ok"} {i} {name}')
+    return 0 if all(r[0] for r in results) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

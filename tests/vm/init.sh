@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# PID 1 of the cpurng test VM.  The kernel passes cpurng_group=<name> (an
+# unknown parameter, so it arrives in our environment).  Results go to the
+# second serial port as KTAP, never to the console: the host reads them from
+# a file of their own, so console noise cannot fake a verdict.
+#
+#   cpurng_group=<group>  run the cases listed in /tests/groups/<group>.group
+#   cpurng_group=demo     run /tests/cases/demo on the console (make run)
+#   cpurng_group=shell    interactive shell on the console (make shell)
+
+/bin/busybox --install -s
+export PATH=/tests/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tmpfs tmpfs /tmp
+chmod 1777 /tmp
+# The kernel's request_module() runs /sbin/modprobe (busybox's).
+echo /sbin/modprobe > /proc/sys/kernel/modprobe
+
+out=/dev/ttyS1
+stty -F $out raw -echo 2>/dev/null
+group=${cpurng_group:-}
+
+case "$group" in
+shell)
+	echo "cpurng VM shell: modules in /lib/modules/$(uname -r)/extra, tests in /tests; 'poweroff -f' to leave"
+	setsid cttyhack sh
+	poweroff -f
+	;;
+demo)
+	/tests/cases/demo
+	poweroff -f
+	;;
+esac
+
+conf=/tests/groups/$group.group
+setting() {
+	sed -n "s/^$1[[:space:]]*=[[:space:]]*//p" "$conf" | tail -n 1
+}
+cases=$(setting cases)
+case_timeout=$(setting case_timeout)
+expect_panic=$(setting expect_panic)
+n=$(echo $cases | wc -w)
+
+{
+	echo "KTAP version 1"
+	echo "# cpurng-vm group=$group kernel=$(uname -r) cpus=$(nproc)"
+	echo "1..$n"
+} > $out
+[ -f "$conf" ] || { echo "# no such group: $group" > $out; poweroff -f; }
+
+i=0
+for c in $cases; do
+	i=$((i + 1))
+	if [ -n "$expect_panic" ] && [ $i -eq $n ]; then
+		echo "# expect-panic $i $c" > $out
+	fi
+	# Stream the case's output as it comes, so a panic keeps what it said.
+	{
+		timeout ${case_timeout:-120} /tests/cases/$c 2>&1
+		echo $? > /tmp/rc
+	} | awk '{ print "    " $0; fflush() }' > $out
+	rc=$(cat /tmp/rc)
+	case $rc in
+	0)
+		echo "ok $i $c" ;;
+	4)
+		reason=$(cat /tmp/skip-reason 2>/dev/null)
+		echo "ok $i $c # SKIP ${reason:-no reason given}" ;;
+	124|137|143)
+		echo "not ok $i $c # TIMEOUT after ${case_timeout:-120}s" ;;
+	*)
+		echo "not ok $i $c # exit status $rc" ;;
+	esac > $out
+	rm -f /tmp/skip-reason
+done
+echo "# cpurng-vm-done" > $out
+poweroff -f

@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for shell test cases in the cpurng VM.  A case sources this file,
+# calls plan N, reports each check, and ends with "finish".  Exit codes
+# follow kselftest: 0 pass, 1 fail, 4 skip.
+
+_n=0
+_failed=0
+_skipped=0
+
+plan() {
+	echo "KTAP version 1"
+	echo "1..$1"
+}
+
+diag() {
+	echo "# $*"
+}
+
+ok() {
+	_n=$((_n + 1))
+	echo "ok $_n $1"
+}
+
+not_ok() {
+	_n=$((_n + 1))
+	_failed=$((_failed + 1))
+	echo "not ok $_n $1"
+	shift
+	[ $# -gt 0 ] && diag "$*"
+	return 0
+}
+
+# check <name> <command...>: ok if the command succeeds.
+check() {
+	local _name=$1
+	shift
+	if "$@"; then ok "$_name"; else not_ok "$_name" "failed: $*"; fi
+}
+
+skip() {
+	_n=$((_n + 1))
+	_skipped=$((_skipped + 1))
+	echo "ok $_n $1 # SKIP $2"
+}
+
+# skip_all <reason>: the whole case cannot run here.
+skip_all() {
+	echo "$*" > /tmp/skip-reason
+	echo "# SKIP $*"
+	exit 4
+}
+
+finish() {
+	[ $_failed -gt 0 ] && exit 1
+	[ $_n -gt 0 ] && [ $_skipped -eq $_n ] && exit 4
+	exit 0
+}
+
+# Indent a program's KTAP as subtests, one line at a time: if the kernel
+# panics, every line written before is already on the serial port.
+nest() {
+	awk '{ print "    " $0; fflush() }'
+}
+
+# dmesg lines logged since mark_dmesg was called.
+mark_dmesg() {
+	_dmesg_mark=$(dmesg | wc -l)
+}
+
+new_dmesg() {
+	dmesg | tail -n +$((${_dmesg_mark:-0} + 1))
+}
+
+# sysfs value of the jitter RNG's status.
+jstat() {
+	cat /sys/kernel/cpurng_jitter/$1
+}
+
+# Kernel consumer (tests/modules/cpurng_test_rng.ko): "get <alg> <bytes>",
+# "reset-get <alg> <bytes>" (crypto_rng_reset() first, as a DRBG needs).
+kconsumer() {
+	[ -d /sys/kernel/debug/cpurng_test_rng ] || modprobe cpurng_test_rng
+	echo "$*" > /sys/kernel/debug/cpurng_test_rng/ctl &&
+		cat /sys/kernel/debug/cpurng_test_rng/ctl
+}
+
+field() {
+	echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
+}
