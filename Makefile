@@ -52,8 +52,8 @@ TEST_HEADERS := $(wildcard $(SRC)/tests/lib/*.h $(SRC)/include/cpurng/*.h)
 KBUILD_TREE := Kbuild Kconfig crypto include tests/modules
 
 .PHONY: all modules modules-release modules-testing tools guest-programs \
-	host-tests check check-run check-group bench lint run shell deps \
-	clean require-kdir
+	host-tests check check-run check-group bench lint lint-sparse-build \
+	run shell deps clean require-kdir
 
 all: modules tools
 
@@ -127,6 +127,14 @@ run: deps
 shell: deps
 	@$(MAKE) --no-print-directory modules-release tools
 	$(HARNESS) shell
+
+lint: deps
+	@BUILD=$(BUILD) KDIR=$(KDIR) $(SRC)/scripts/lint.sh
+
+# sparse over every object, test hooks included (C=2 checks even when
+# nothing needs rebuilding).
+lint-sparse-build: require-kdir
+	$(call kbuild-variant,lint,CONFIG_CRYPTO_CPURNG_TESTING=y C=2)
 
 clean:
 	rm -rf $(BUILD)

@@ -55,10 +55,10 @@ int cpurng_health_init(struct cpurng_health *h, u32 osr)
 	if (osr < CPURNG_OSR_MIN || osr > CPURNG_OSR_MAX)
 		return -1;
 
-	fresh.rct_cutoff[0] = cpurng_rct_cutoff(osr,
-					CPURNG_LOG2_ALPHA_INTERMITTENT);
-	fresh.rct_cutoff[1] = cpurng_rct_cutoff(osr,
-					CPURNG_LOG2_ALPHA_PERMANENT);
+	fresh.rct_cutoff[0] =
+		cpurng_rct_cutoff(osr, CPURNG_LOG2_ALPHA_INTERMITTENT);
+	fresh.rct_cutoff[1] =
+		cpurng_rct_cutoff(osr, CPURNG_LOG2_ALPHA_PERMANENT);
 	fresh.apt_cutoff[0] = cpurng_apt_cutoff(osr, false);
 	fresh.apt_cutoff[1] = cpurng_apt_cutoff(osr, true);
 	*h = fresh;
@@ -234,7 +234,7 @@ const char *cpurng_startup_reason(enum cpurng_startup_error err)
 	case CPURNG_STARTUP_OK:
 		return "passed";
 	case CPURNG_STARTUP_NOTIME:
-		return "timer did not advance during the test (absent, or coarser than the whole test)";
+		return "timer did not advance during the test (absent, or too coarse)";
 	case CPURNG_STARTUP_COARSE:
 		return "timer too coarse to resolve one sample";
 	case CPURNG_STARTUP_NONMONOTONIC:

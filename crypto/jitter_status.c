@@ -96,6 +96,7 @@ static ssize_t instances_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%d\n",
 			  atomic_read(&cpurng_jent_stats.instances));
 }
+
 static struct kobj_attribute instances_attr = __ATTR_RO(instances);
 
 static ssize_t failed_instances_show(struct kobject *kobj,
@@ -104,6 +105,7 @@ static ssize_t failed_instances_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%d\n",
 			  atomic_read(&cpurng_jent_stats.failed_instances));
 }
+
 static struct kobj_attribute failed_instances_attr =
 	__ATTR_RO(failed_instances);
 
@@ -116,6 +118,7 @@ static ssize_t startup_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%s%s\n", err ? "failed: " : "",
 			  cpurng_startup_reason(err));
 }
+
 static struct kobj_attribute startup_attr = __ATTR_RO(startup);
 
 static ssize_t rct_cutoffs_show(struct kobject *kobj,
@@ -126,6 +129,7 @@ static ssize_t rct_cutoffs_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%u %u\n", cpurng_rct_cutoff(osr, 30),
 			  cpurng_rct_cutoff(osr, 60));
 }
+
 static struct kobj_attribute rct_cutoffs_attr = __ATTR_RO(rct_cutoffs);
 
 static ssize_t apt_cutoffs_show(struct kobject *kobj,
@@ -136,6 +140,7 @@ static ssize_t apt_cutoffs_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%u %u\n", cpurng_apt_cutoff(osr, false),
 			  cpurng_apt_cutoff(osr, true));
 }
+
 static struct kobj_attribute apt_cutoffs_attr = __ATTR_RO(apt_cutoffs);
 
 static ssize_t timer_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -143,6 +148,7 @@ static ssize_t timer_show(struct kobject *kobj, struct kobj_attribute *attr,
 {
 	return sysfs_emit(buf, "%s\n", cpurng_jent_timer_name());
 }
+
 static struct kobj_attribute timer_attr = __ATTR_RO(timer);
 
 static ssize_t fips_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -150,6 +156,7 @@ static ssize_t fips_show(struct kobject *kobj, struct kobj_attribute *attr,
 {
 	return sysfs_emit(buf, "%d\n", cpurng_jent_fips());
 }
+
 static struct kobj_attribute fips_attr = __ATTR_RO(fips);
 
 static struct attribute *cpurng_jent_attrs[] = {

@@ -86,7 +86,7 @@ void cpurng_jent_pool_teardown(void);
  * @reported_stuck: health.stuck already added to the global statistics
  */
 struct cpurng_jent {
-	struct mutex lock;
+	struct mutex lock;	/* see @lock above */
 	struct cpurng_noise noise;
 	struct cpurng_health health;
 	struct cpurng_jent_pool pool;

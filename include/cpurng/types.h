@@ -10,13 +10,13 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #else
+#include <linux/types.h>	/* the uapi header: __u8 ... __s64 */
 #include <stdbool.h>
-#include <stdint.h>
 
-typedef uint8_t u8;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int64_t s64;
+typedef __u8 u8;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s64 s64;
 #endif
 
 #endif /* CPURNG_TYPES_H */

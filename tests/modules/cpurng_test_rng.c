@@ -25,11 +25,12 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #define CPURNG_TEST_GET_MAX	4096
-#define CPURNG_TEST_REQ_MAX	(1U << 20)
+#define CPURNG_TEST_REQ_MAX	SZ_1M
 #define CPURNG_TEST_CMD_MAX	256
 #define CPURNG_TEST_RESULT_MAX	(2 * CPURNG_TEST_GET_MAX + 256)
 

@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make lint: checkpatch, sparse and kernel-doc over cpurng's code.
+#
+# checkpatch.pl and kernel-doc come from Debian's linux-source-6.1 package
+# (the tarball under /usr/src), unpacked once into a cache outside the
+# checkout.  Environment: KDIR (kernel headers), BUILD (build directory).
+set -eu
+
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$SRC/build}
+CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/cpurng/lint-scripts
+TARBALL=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
+
+fetch_scripts() {
+	[ -x "$CACHE/scripts/checkpatch.pl" ] && return 0
+	[ -n "$TARBALL" ] || {
+		echo "lint: linux-source-6.1 is not installed (make deps)" >&2
+		exit 1
+	}
+	echo "lint: unpacking checkpatch and kernel-doc from $TARBALL" >&2
+	mkdir -p "$CACHE"
+	tar -xf "$TARBALL" -C "$CACHE" --strip-components=1 \
+		linux-source-6.1/scripts/checkpatch.pl \
+		linux-source-6.1/scripts/spelling.txt \
+		linux-source-6.1/scripts/const_structs.checkpatch \
+		linux-source-6.1/scripts/kernel-doc
+}
+
+fetch_scripts
+cd "$SRC"
+status=0
+
+# Kernel code, and the headers the host tests share with it.
+KERNEL_C=$(ls crypto/*.c include/cpurng/*.h tests/modules/*.c)
+# Userspace C follows kernel style too (tools, tests).
+USER_C=$(ls tests/lib/*.h tests/host/*.[ch] tests/vm/progs/*.c \
+	 tools/*.c 2>/dev/null || true)
+
+echo "== checkpatch"
+# Userspace code may use the C library's types and printf freely.
+if ! "$CACHE/scripts/checkpatch.pl" --no-tree --quiet --strict \
+	--show-types -f $KERNEL_C; then
+	status=1
+fi
+if ! "$CACHE/scripts/checkpatch.pl" --no-tree --quiet --strict \
+	--show-types --ignore PREFER_KERNEL_TYPES,SPLIT_STRING,NEW_TYPEDEFS \
+	-f $USER_C; then
+	status=1
+fi
+
+echo "== sparse"
+log=$(mktemp)
+make -s -C "$SRC" BUILD="$BUILD" lint-sparse-build >"$log" 2>&1 || {
+	cat "$log"
+	status=1
+}
+if grep -E '(warning|error):' "$log"; then
+	status=1
+fi
+rm -f "$log"
+
+echo "== kernel-doc"
+out=$("$CACHE/scripts/kernel-doc" -none $KERNEL_C 2>&1 || true)
+if [ -n "$out" ]; then
+	echo "$out"
+	status=1
+fi
+
+[ $status -eq 0 ] && echo "lint: clean"
+exit $status
