@@ -116,6 +116,11 @@ check: deps
 check-run: modules-release modules-testing tools
 	$(HARNESS) check --suite check $(addprefix --host-test ,$(HOST_TESTS))
 
+# Benchmarks: the VM groups of the "bench" suite; ratios, side by side.
+bench: deps
+	@$(MAKE) --no-print-directory modules-release modules-testing tools
+	$(HARNESS) check --suite bench
+
 # One VM group: make check-group GROUP=jitter
 check-group: modules-testing tools
 	$(HARNESS) check $(addprefix --group ,$(GROUP))
