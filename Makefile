@@ -42,7 +42,9 @@ HARNESS := $(PYTHON) $(SRC)/tests/harness/main.py --build $(BUILD)
 GUEST_PROGS := $(patsubst $(SRC)/tests/vm/progs/%.c,$(BUILD)/guest/bin/%,\
 		 $(wildcard $(SRC)/tests/vm/progs/*.c))
 # Host unit tests: C programs built here, Python ones run in place.
-HOST_C_TESTS := $(BUILD)/host/test_jitter_health
+HOST_C_TESTS := $(BUILD)/host/test_jitter_health \
+		$(BUILD)/host/test_collector_core
+HOST_BENCHES := $(BUILD)/host/bench_collector_mix
 HOST_TESTS := $(HOST_C_TESTS) $(SRC)/tests/host/test_build.py \
 	      $(SRC)/tests/harness/test_harness.py
 TEST_HEADERS := $(wildcard $(SRC)/tests/lib/*.h $(SRC)/include/cpurng/*.h)
@@ -96,7 +98,7 @@ $(BUILD)/guest/bin/%: $(SRC)/tests/vm/progs/%.c $(TEST_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_LDLIBS)
 
-host-tests: $(HOST_C_TESTS)
+host-tests: $(HOST_C_TESTS) $(HOST_BENCHES)
 
 # The noise core is built at -O0 here too, exactly as in the kernel.
 $(BUILD)/host/jitter_noise.o: $(SRC)/crypto/jitter_noise.c $(TEST_HEADERS)
@@ -107,6 +109,16 @@ $(BUILD)/host/test_jitter_health: $(SRC)/tests/host/test_jitter_health.c \
 		$(SRC)/tests/host/fake_timer.c $(SRC)/crypto/jitter_health.c \
 		$(BUILD)/host/jitter_noise.o $(TEST_HEADERS)
 	$(CC) $(HOST_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm
+
+$(BUILD)/host/test_collector_core: $(SRC)/tests/host/test_collector_core.c \
+		$(SRC)/crypto/collector_core.c $(TEST_HEADERS) \
+		$(SRC)/tests/host/host_shim.h
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -I$(SRC)/tests/host -o $@ $(filter %.c,$^) -lcrypto
+
+$(BUILD)/host/bench_%: $(SRC)/tests/host/bench_%.c $(TEST_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -o $@ $<
 
 # The README's test command: installs what is missing, builds, runs the
 # host unit tests and every VM group of the "check" suite.
@@ -119,7 +131,7 @@ check-run: modules-release modules-testing tools
 # Benchmarks: the VM groups of the "bench" suite; ratios, side by side.
 bench: deps
 	@$(MAKE) --no-print-directory modules-release modules-testing tools
-	$(HARNESS) check --suite bench
+	$(HARNESS) check --suite bench $(addprefix --host-test ,$(HOST_BENCHES))
 
 # One VM group: make check-group GROUP=jitter
 check-group: modules-testing tools

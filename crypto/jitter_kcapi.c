@@ -21,6 +21,7 @@
 #include <linux/moduleparam.h>
 
 #include "../include/cpurng/jitter.h"
+#include "../include/cpurng/module_util.h"
 
 /* Stock jitterentropy_rng registers with priority 100. */
 #define CPURNG_JENT_PRIORITY	200
@@ -63,28 +64,18 @@ bool cpurng_jent_fips(void)
 	return fips_enabled || cpurng_jent_test_fips();
 }
 
-static int cpurng_jent_check_range(const char *name, u32 value, u32 min,
-				   u32 max)
-{
-	if (value >= min && value <= max)
-		return 0;
-	pr_err("%s=%u is out of range [%u, %u]\n", name, value, min, max);
-	return -EINVAL;
-}
-
 static int cpurng_jent_check_config(const struct cpurng_jent_config *c)
 {
 	int ret;
 
-	ret = cpurng_jent_check_range("osr", c->osr, CPURNG_OSR_MIN,
-				      CPURNG_OSR_MAX) ?:
-	      cpurng_jent_check_range("mem_size", c->mem_size,
-				      CPURNG_JENT_MEM_MIN,
-				      CPURNG_JENT_MEM_MAX) ?:
-	      cpurng_jent_check_range("mem_loops", c->mem_loops, 1,
-				      CPURNG_JENT_LOOPS_MAX) ?:
-	      cpurng_jent_check_range("fold_loops", c->fold_loops, 1,
-				      CPURNG_JENT_FOLDS_MAX);
+	ret = cpurng_param_check("osr", c->osr, CPURNG_OSR_MIN,
+				 CPURNG_OSR_MAX) ?:
+	      cpurng_param_check("mem_size", c->mem_size, CPURNG_JENT_MEM_MIN,
+				 CPURNG_JENT_MEM_MAX) ?:
+	      cpurng_param_check("mem_loops", c->mem_loops, 1,
+				 CPURNG_JENT_LOOPS_MAX) ?:
+	      cpurng_param_check("fold_loops", c->fold_loops, 1,
+				 CPURNG_JENT_FOLDS_MAX);
 	if (ret)
 		return ret;
 	if (!is_power_of_2(c->mem_size)) {

@@ -11,6 +11,7 @@
 #include <linux/sysfs.h>
 
 #include "../include/cpurng/jitter.h"
+#include "../include/cpurng/module_util.h"
 
 static struct {
 	atomic_t instances;
@@ -188,24 +189,13 @@ static const struct attribute_group cpurng_jent_group = {
 
 int cpurng_jent_status_init(void)
 {
-	int ret;
-
-	cpurng_jent_kobj = kobject_create_and_add("cpurng_jitter", kernel_kobj);
-	if (!cpurng_jent_kobj)
-		return -ENOMEM;
-	ret = sysfs_create_group(cpurng_jent_kobj, &cpurng_jent_group);
-	if (ret) {
-		kobject_put(cpurng_jent_kobj);
-		cpurng_jent_kobj = NULL;
-	}
-	return ret;
+	cpurng_jent_kobj = cpurng_status_create("cpurng_jitter",
+						&cpurng_jent_group);
+	return cpurng_jent_kobj ? 0 : -ENOMEM;
 }
 
 void cpurng_jent_status_exit(void)
 {
-	if (!cpurng_jent_kobj)
-		return;
-	sysfs_remove_group(cpurng_jent_kobj, &cpurng_jent_group);
-	kobject_put(cpurng_jent_kobj);
+	cpurng_status_remove(cpurng_jent_kobj, &cpurng_jent_group);
 	cpurng_jent_kobj = NULL;
 }

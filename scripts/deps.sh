@@ -16,7 +16,9 @@ cpio
 kmod
 xz-utils
 python3
+python3-docutils
 libkcapi-dev
+libssl-dev
 kcapi-tools
 sparse
 "

@@ -39,13 +39,14 @@ USER_C=$(ls tests/lib/*.h tests/host/*.[ch] tests/vm/progs/*.c \
 	 tools/*.c 2>/dev/null || true)
 
 echo "== checkpatch"
-# Userspace code may use the C library's types and printf freely.
+# Userspace code has the C library's types and no kernel macros (BIT,
+# noinline, READ_ONCE), so those preferences do not apply to it.
 if ! "$CACHE/scripts/checkpatch.pl" --no-tree --quiet --strict \
 	--show-types -f $KERNEL_C; then
 	status=1
 fi
 if ! "$CACHE/scripts/checkpatch.pl" --no-tree --quiet --strict \
-	--show-types --ignore PREFER_KERNEL_TYPES,SPLIT_STRING,NEW_TYPEDEFS \
+	--show-types --ignore PREFER_KERNEL_TYPES,SPLIT_STRING,NEW_TYPEDEFS,BIT_MACRO,VOLATILE,PREFER_DEFINED_ATTRIBUTE_MACRO \
 	-f $USER_C; then
 	status=1
 fi
@@ -65,6 +66,11 @@ echo "== kernel-doc"
 out=$("$CACHE/scripts/kernel-doc" -none $KERNEL_C 2>&1 || true)
 if [ -n "$out" ]; then
 	echo "$out"
+	status=1
+fi
+
+echo "== rst"
+if ! python3 "$SRC/scripts/check-rst.py"; then
 	status=1
 fi
 

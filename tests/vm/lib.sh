@@ -88,3 +88,15 @@ kconsumer() {
 field() {
 	echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
+
+# sysfs value of the collector's status.
+cstat() {
+	cat /sys/kernel/cpurng_collector/$1
+}
+
+# Reload the collector (optional parameters): its boot phase, with the
+# probes attached all the time, starts at load.
+collector_fresh() {
+	rmmod cpurng_collector 2>/dev/null
+	modprobe cpurng_collector "$@"
+}
