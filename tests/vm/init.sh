@@ -28,7 +28,7 @@ group=${cpurng_group:-}
 
 case "$group" in
 shell)
-	modprobe -a af_alg algif_rng crypto_user cpurng_jitter
+	modprobe -a af_alg algif_rng crypto_user cpurng_jitter cpurng_collector
 	echo "cpurng VM shell: our modules are loaded (lsmod); try kcapi-rng -n jitterentropy_rng -b 32 --hex"
 	echo "status in /sys/kernel/cpurng_jitter, tests in /tests; 'poweroff -f' to leave"
 	setsid cttyhack sh
