@@ -33,20 +33,20 @@ cd "$SRC"
 status=0
 
 # Kernel code, and the headers the host tests share with it.
-KERNEL_C=$(ls crypto/*.c include/cpurng/*.h tests/modules/*.c)
+KERNEL_C=$(ls crypto/*.c include/cpurng/*.h tests/modules/*.[ch])
 # Userspace C follows kernel style too (tools, tests).
 USER_C=$(ls tests/lib/*.h tests/host/*.[ch] tests/vm/progs/*.c \
 	 tools/*.c 2>/dev/null || true)
 
 echo "== checkpatch"
 # Userspace code has the C library's types and no kernel macros (BIT,
-# noinline, READ_ONCE), so those preferences do not apply to it.
+# noinline, READ_ONCE, ARRAY_SIZE), so those preferences do not apply.
 if ! "$CACHE/scripts/checkpatch.pl" --no-tree --quiet --strict \
 	--show-types -f $KERNEL_C; then
 	status=1
 fi
 if ! "$CACHE/scripts/checkpatch.pl" --no-tree --quiet --strict \
-	--show-types --ignore PREFER_KERNEL_TYPES,SPLIT_STRING,NEW_TYPEDEFS,BIT_MACRO,VOLATILE,PREFER_DEFINED_ATTRIBUTE_MACRO \
+	--show-types --ignore PREFER_KERNEL_TYPES,SPLIT_STRING,NEW_TYPEDEFS,BIT_MACRO,VOLATILE,PREFER_DEFINED_ATTRIBUTE_MACRO,ARRAY_SIZE \
 	-f $USER_C; then
 	status=1
 fi

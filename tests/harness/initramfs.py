@@ -25,7 +25,7 @@ from pathlib import Path
 # from modules.dep.
 STOCK_MODULES = [
     'af_alg', 'algif_rng', 'algif_hash', 'algif_skcipher', 'crypto_user',
-    'sha3_generic', 'sha512_generic', 'ctr', 'drbg',
+    'sha3_generic', 'sha512_generic', 'ctr', 'drbg', 'aesni_intel',
 ]
 # Kept out of the module tree so that no request_module() can load them.
 QUARANTINED_MODULES = ['jitterentropy_rng']
@@ -141,6 +141,8 @@ def build(out, kver, kmoddir, our_modules, guest_bins, tests_dir):
         for sub in ('cases', 'groups'):
             shutil.copytree(os.path.join(tests_dir, 'vm', sub),
                             root / 'tests' / sub, dirs_exist_ok=True)
+        shutil.copytree(os.path.join(tests_dir, 'vectors'),
+                        root / 'tests' / 'vectors', dirs_exist_ok=True)
         shutil.copy2(os.path.join(tests_dir, 'vm/lib.sh'),
                      root / 'tests/lib.sh')
 

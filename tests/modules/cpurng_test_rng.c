@@ -1,150 +1,416 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Test-only module: a kernel consumer of crypto_rng algorithms, driven from
- * the VM test cases through debugfs.
+ * the VM test cases through debugfs.  Write a command to
+ * /sys/kernel/debug/cpurng_test_rng/ctl, read the result back:
  *
- *   echo "get <alg> <bytes>" > /sys/kernel/debug/cpurng_test_rng/ctl
- *   cat /sys/kernel/debug/cpurng_test_rng/ctl
- *     driver=<cra_driver_name> ret=<errno> hex=<output>
+ *   get <alg> <bytes>            crypto_alloc_rng() + crypto_rng_get_bytes()
+ *     -> driver=<name> ret=<errno> hex=<output>
+ *   reset-get <alg> <bytes>      the same after crypto_rng_reset(tfm, NULL,
+ *                                seedsize), how kernel users instantiate a
+ *                                DRBG (see crypto_get_default_rng())
+ *   default-get <bytes>          through crypto_get_default_rng()
+ *   bench <alg> <req> <total>    reset, then <total> bytes in <req>-byte
+ *     -> driver= ret= bytes= ns= requests (in-kernel throughput)
+ *   bench-ctr-aes <req> <total>  raw ctr(aes) keystream throughput, the
+ *                                reference for CTR_DRBG
+ *   algtest <driver> <alg>       alg_test(): the kernel's own testmgr
+ *     -> ret=<errno>             vectors against a driver
+ *   cavp <driver> <entropy> <pers> <reseed-entropy> <reseed-addtl>
+ *        <addtl1> <addtl2> <bytes>
+ *     -> driver= ret= hex=       SP800-90A CAVP sequence through the crypto
+ *                                API: set_ent(entropy), reset(pers), then
+ *                                (unless reseed-entropy is "-")
+ *                                set_ent(reseed-entropy), reset(reseed-
+ *                                addtl), then generate(addtl1),
+ *                                generate(addtl2), the second output
+ *                                returned.  Hex arguments, "-" for empty.
+ *   badinput <driver>            bad calls on a DRBG, and proof that
+ *     -> before= pers= addtl= zero= same= big=
+ *                                they left the state alone: errnos of
+ *                                generate before instantiation, an
+ *                                over-long personalization and additional
+ *                                input, a zero-length request; same=1 when
+ *                                the next output equals that of a twin tfm
+ *                                that saw no bad call; the errno of a 1 MiB
+ *                                request (split by the driver)
  *
- *   echo "reset-get <alg> <bytes>" > .../ctl
- *     the same after crypto_rng_reset(tfm, NULL, seedsize), which is how
- *     kernel users instantiate a DRBG (see crypto_get_default_rng())
- *
- *   echo "bench <alg> <request bytes> <total bytes>" > .../ctl
- *     driver=<name> ret=<errno> bytes=<n> ns=<elapsed>
- *
- * Each command allocates its own tfm with crypto_alloc_rng(), as a kernel
- * user would, so two "get" commands exercise two instances.
+ * Each command allocates its own tfm, as a kernel user would.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <crypto/internal/rng.h>
 #include <crypto/rng.h>
+#include <crypto/skcipher.h>
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/scatterlist.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #define CPURNG_TEST_GET_MAX	4096
 #define CPURNG_TEST_REQ_MAX	SZ_1M
-#define CPURNG_TEST_CMD_MAX	256
+#define CPURNG_TEST_CMD_MAX	4096
+#define CPURNG_TEST_ARGS	10
 #define CPURNG_TEST_RESULT_MAX	(2 * CPURNG_TEST_GET_MAX + 256)
+
+#include "testmgr.h"
 
 static DEFINE_MUTEX(cpurng_test_lock);
 static char *cpurng_test_result;
 static struct dentry *cpurng_test_dir;
 
-static struct crypto_rng *cpurng_test_alloc(const char *alg, int *ret)
+static const char *cpurng_test_driver(struct crypto_rng *rng)
 {
-	struct crypto_rng *rng = crypto_alloc_rng(alg, 0, 0);
-
-	if (IS_ERR(rng)) {
-		*ret = PTR_ERR(rng);
-		scnprintf(cpurng_test_result, CPURNG_TEST_RESULT_MAX,
-			  "driver=none ret=%d\n", *ret);
-		return NULL;
-	}
-	*ret = 0;
-	return rng;
+	return crypto_tfm_alg_driver_name(crypto_rng_tfm(rng));
 }
 
-static int cpurng_test_get(const char *alg, unsigned int len, bool reset)
+/* "driver=... ret=... hex=..." for @len bytes of @buf (none if ret). */
+static void cpurng_test_report(const char *driver, int ret, const u8 *buf,
+			       unsigned int len)
+{
+	size_t pos;
+
+	pos = scnprintf(cpurng_test_result, CPURNG_TEST_RESULT_MAX,
+			"driver=%s ret=%d hex=", driver, ret);
+	if (!ret && buf) {
+		bin2hex(cpurng_test_result + pos, buf, len);
+		pos += 2 * len;
+	}
+	scnprintf(cpurng_test_result + pos, CPURNG_TEST_RESULT_MAX - pos,
+		  "\n");
+}
+
+static int cpurng_test_get(const char *alg, const char *nbytes, bool reset)
 {
 	struct crypto_rng *rng;
-	size_t pos;
+	unsigned int len;
 	u8 *buf;
 	int ret;
 
-	if (!len || len > CPURNG_TEST_GET_MAX)
+	if (kstrtouint(nbytes, 0, &len) || !len || len > CPURNG_TEST_GET_MAX)
 		return -EINVAL;
 	buf = kzalloc(len, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-
-	rng = cpurng_test_alloc(alg, &ret);
-	if (rng) {
+	rng = crypto_alloc_rng(alg, 0, 0);
+	if (IS_ERR(rng)) {
+		cpurng_test_report("none", PTR_ERR(rng), NULL, 0);
+	} else {
 		ret = reset ? crypto_rng_reset(rng, NULL,
 					       crypto_rng_seedsize(rng)) : 0;
-		if (!ret)
-			ret = crypto_rng_get_bytes(rng, buf, len);
-		pos = scnprintf(cpurng_test_result, CPURNG_TEST_RESULT_MAX,
-				"driver=%s ret=%d hex=",
-				crypto_tfm_alg_driver_name(crypto_rng_tfm(rng)),
-				ret);
-		if (!ret) {
-			bin2hex(cpurng_test_result + pos, buf, len);
-			pos += 2 * len;
-		}
-		scnprintf(cpurng_test_result + pos,
-			  CPURNG_TEST_RESULT_MAX - pos, "\n");
+		ret = ret ?: crypto_rng_get_bytes(rng, buf, len);
+		cpurng_test_report(cpurng_test_driver(rng), ret, buf, len);
 		crypto_free_rng(rng);
 	}
 	kfree_sensitive(buf);
 	return 0;
 }
 
-static int cpurng_test_bench(const char *alg, unsigned int req, u64 total)
+static int cpurng_test_default_get(const char *nbytes)
+{
+	unsigned int len;
+	u8 *buf;
+	int ret;
+
+	if (kstrtouint(nbytes, 0, &len) || !len || len > CPURNG_TEST_GET_MAX)
+		return -EINVAL;
+	buf = kzalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	ret = crypto_get_default_rng();
+	if (ret) {
+		cpurng_test_report("none", ret, NULL, 0);
+	} else {
+		ret = crypto_rng_get_bytes(crypto_default_rng, buf, len);
+		cpurng_test_report(cpurng_test_driver(crypto_default_rng), ret,
+				   buf, len);
+		crypto_put_default_rng();
+	}
+	kfree_sensitive(buf);
+	return 0;
+}
+
+static int cpurng_test_parse_sizes(const char *req, const char *total,
+				   unsigned int *r, u64 *t)
+{
+	if (kstrtouint(req, 0, r) || !*r || *r > CPURNG_TEST_REQ_MAX ||
+	    kstrtou64(total, 0, t) || !*t)
+		return -EINVAL;
+	return 0;
+}
+
+static int cpurng_test_bench(const char *alg, const char *sreq,
+			     const char *stotal)
 {
 	struct crypto_rng *rng;
-	u64 done = 0;
+	unsigned int req;
+	u64 total, done = 0;
 	ktime_t start;
 	u8 *buf;
 	int ret;
 
-	if (!req || req > CPURNG_TEST_REQ_MAX || !total)
+	if (cpurng_test_parse_sizes(sreq, stotal, &req, &total))
 		return -EINVAL;
 	buf = kvmalloc(req, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-
-	rng = cpurng_test_alloc(alg, &ret);
-	if (rng) {
-		start = ktime_get();
-		while (done < total) {
-			ret = crypto_rng_get_bytes(rng, buf, req);
-			if (ret)
-				break;
-			done += req;
-			cond_resched();
-		}
-		scnprintf(cpurng_test_result, CPURNG_TEST_RESULT_MAX,
-			  "driver=%s ret=%d bytes=%llu ns=%lld\n",
-			  crypto_tfm_alg_driver_name(crypto_rng_tfm(rng)), ret,
-			  done, ktime_to_ns(ktime_sub(ktime_get(), start)));
-		crypto_free_rng(rng);
+	rng = crypto_alloc_rng(alg, 0, 0);
+	if (IS_ERR(rng)) {
+		cpurng_test_report("none", PTR_ERR(rng), NULL, 0);
+		goto out;
 	}
+	ret = crypto_rng_reset(rng, NULL, crypto_rng_seedsize(rng));
+	start = ktime_get();
+	while (!ret && done < total) {
+		ret = crypto_rng_get_bytes(rng, buf, req);
+		done += req;
+		cond_resched();
+	}
+	scnprintf(cpurng_test_result, CPURNG_TEST_RESULT_MAX,
+		  "driver=%s ret=%d bytes=%llu ns=%lld\n",
+		  cpurng_test_driver(rng), ret, done,
+		  ktime_to_ns(ktime_sub(ktime_get(), start)));
+	crypto_free_rng(rng);
+out:
 	kvfree_sensitive(buf, req);
 	return 0;
+}
+
+/* The same keystream work as CTR_DRBG's output, without the DRBG. */
+static int cpurng_test_bench_ctr_aes(const char *sreq, const char *stotal)
+{
+	static const u8 key[32] = { 1 };
+	struct skcipher_request *sk = NULL;
+	struct crypto_skcipher *tfm;
+	struct scatterlist sg;
+	DECLARE_CRYPTO_WAIT(wait);
+	u8 iv[16] = { 0 }, *buf;
+	unsigned int req;
+	u64 total, done = 0;
+	ktime_t start;
+	int ret;
+
+	if (cpurng_test_parse_sizes(sreq, stotal, &req, &total))
+		return -EINVAL;
+	buf = kmalloc(req, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	tfm = crypto_alloc_skcipher("ctr(aes)", 0, 0);
+	ret = PTR_ERR_OR_ZERO(tfm);
+	if (!ret) {
+		sk = skcipher_request_alloc(tfm, GFP_KERNEL);
+		ret = sk ? crypto_skcipher_setkey(tfm, key, sizeof(key)) :
+			   -ENOMEM;
+	}
+	start = ktime_get();
+	while (!ret && done < total) {
+		memset(buf, 0, req);
+		sg_init_one(&sg, buf, req);
+		skcipher_request_set_callback(sk, CRYPTO_TFM_REQ_MAY_SLEEP,
+					      crypto_req_done, &wait);
+		skcipher_request_set_crypt(sk, &sg, &sg, req, iv);
+		ret = crypto_wait_req(crypto_skcipher_encrypt(sk), &wait);
+		done += req;
+		cond_resched();
+	}
+	scnprintf(cpurng_test_result, CPURNG_TEST_RESULT_MAX,
+		  "driver=%s ret=%d bytes=%llu ns=%lld\n",
+		  IS_ERR(tfm) ? "none" :
+		  crypto_tfm_alg_driver_name(crypto_skcipher_tfm(tfm)),
+		  ret, done, ktime_to_ns(ktime_sub(ktime_get(), start)));
+	skcipher_request_free(sk);
+	if (!IS_ERR(tfm))
+		crypto_free_skcipher(tfm);
+	kfree(buf);
+	return 0;
+}
+
+static int cpurng_test_algtest(const char *driver, const char *alg)
+{
+	scnprintf(cpurng_test_result, CPURNG_TEST_RESULT_MAX, "ret=%d\n",
+		  alg_test(driver, alg, 0, 0));
+	return 0;
+}
+
+/* Decode hex (or "-" for empty) into a new buffer. */
+static int cpurng_test_unhex(const char *hex, u8 **out, size_t *len)
+{
+	size_t n = strlen(hex);
+
+	*out = NULL;
+	*len = 0;
+	if (!strcmp(hex, "-"))
+		return 0;
+	if (n % 2)
+		return -EINVAL;
+	*out = kmalloc(n / 2 ? n / 2 : 1, GFP_KERNEL);
+	if (!*out)
+		return -ENOMEM;
+	*len = n / 2;
+	if (hex2bin(*out, hex, n / 2)) {
+		kfree(*out);
+		*out = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Arguments of the cavp command, after the driver name. */
+enum {
+	CAVP_ENT,
+	CAVP_PERS,
+	CAVP_RENT,
+	CAVP_RADD,
+	CAVP_ADD1,
+	CAVP_ADD2,
+	CAVP_N,
+};
+
+static int cpurng_test_cavp(char **argv)
+{
+	struct crypto_rng *rng;
+	u8 *in[CAVP_N] = { NULL }, *out = NULL;
+	size_t len[CAVP_N];
+	unsigned int outlen, i;
+	int ret;
+
+	if (kstrtouint(argv[1 + CAVP_N], 0, &outlen) || !outlen ||
+	    outlen > CPURNG_TEST_GET_MAX)
+		return -EINVAL;
+	for (i = 0, ret = 0; i < CAVP_N && !ret; i++)
+		ret = cpurng_test_unhex(argv[1 + i], &in[i], &len[i]);
+	out = ret ? NULL : kzalloc(outlen, GFP_KERNEL);
+	if (!ret && !out)
+		ret = -ENOMEM;
+	if (ret)
+		goto out;
+
+	rng = crypto_alloc_rng(argv[0], 0, 0);
+	if (IS_ERR(rng)) {
+		cpurng_test_report("none", PTR_ERR(rng), NULL, 0);
+		goto out;
+	}
+	crypto_rng_set_entropy(rng, in[CAVP_ENT], len[CAVP_ENT]);
+	ret = crypto_rng_reset(rng, in[CAVP_PERS], len[CAVP_PERS]);
+	if (!ret && in[CAVP_RENT]) {
+		crypto_rng_set_entropy(rng, in[CAVP_RENT], len[CAVP_RENT]);
+		ret = crypto_rng_reset(rng, in[CAVP_RADD], len[CAVP_RADD]);
+	}
+	ret = ret ?: crypto_rng_generate(rng, in[CAVP_ADD1], len[CAVP_ADD1],
+					 out, outlen);
+	ret = ret ?: crypto_rng_generate(rng, in[CAVP_ADD2], len[CAVP_ADD2],
+					 out, outlen);
+	cpurng_test_report(cpurng_test_driver(rng), ret, out, outlen);
+	crypto_free_rng(rng);
+out:
+	for (i = 0; i < CAVP_N; i++)
+		kfree_sensitive(in[i]);
+	kfree_sensitive(out);
+	return ret;
+}
+
+/* Just above the DRBG's bound on personalization and additional input. */
+#define CPURNG_TEST_OVERLONG	((1U << 16) + 1)
+
+static int cpurng_test_badinput(const char *driver)
+{
+	static const u8 entropy[48] = { 0x42 }, pers[16] = { 0x17 };
+	struct crypto_rng *ref = NULL, *rng = NULL;
+	int before, bpers, baddtl, zero, big = -ENOMEM, ret;
+	u8 *huge, out[2][32];
+
+	huge = kvzalloc(SZ_1M, GFP_KERNEL);
+	if (!huge)
+		return -ENOMEM;
+	ref = crypto_alloc_rng(driver, 0, 0);
+	rng = IS_ERR(ref) ? ref : crypto_alloc_rng(driver, 0, 0);
+	if (IS_ERR(rng)) {
+		ret = PTR_ERR(rng);
+		goto out;
+	}
+	/* The twin: instantiate and generate with nothing wrong. */
+	crypto_rng_set_entropy(ref, entropy, sizeof(entropy));
+	ret = crypto_rng_reset(ref, pers, sizeof(pers)) ?:
+	      crypto_rng_generate(ref, pers, sizeof(pers), out[0], 32);
+	if (ret)
+		goto out;
+
+	before = crypto_rng_get_bytes(rng, out[1], 32);
+	crypto_rng_set_entropy(rng, entropy, sizeof(entropy));
+	bpers = crypto_rng_reset(rng, huge, CPURNG_TEST_OVERLONG);
+	ret = crypto_rng_reset(rng, pers, sizeof(pers));
+	if (ret)
+		goto out;
+	baddtl = crypto_rng_generate(rng, huge, CPURNG_TEST_OVERLONG,
+				     out[1], 32);
+	zero = crypto_rng_generate(rng, NULL, 0, out[1], 0);
+	ret = crypto_rng_generate(rng, pers, sizeof(pers), out[1], 32);
+	if (!ret)
+		big = crypto_rng_generate(rng, NULL, 0, huge, SZ_1M);
+	scnprintf(cpurng_test_result, CPURNG_TEST_RESULT_MAX,
+		  "before=%d pers=%d addtl=%d zero=%d same=%d big=%d\n",
+		  before, bpers, baddtl, zero,
+		  !ret && !memcmp(out[0], out[1], 32), big);
+out:
+	if (!IS_ERR_OR_NULL(rng) && rng != ref)
+		crypto_free_rng(rng);
+	if (!IS_ERR_OR_NULL(ref))
+		crypto_free_rng(ref);
+	kvfree_sensitive(huge, SZ_1M);
+	memzero_explicit(out, sizeof(out));
+	return ret;
+}
+
+static int cpurng_test_run(char **argv, int argc)
+{
+	const char *cmd = argv[0];
+
+	if (!strcmp(cmd, "get") && argc == 3)
+		return cpurng_test_get(argv[1], argv[2], false);
+	if (!strcmp(cmd, "reset-get") && argc == 3)
+		return cpurng_test_get(argv[1], argv[2], true);
+	if (!strcmp(cmd, "default-get") && argc == 2)
+		return cpurng_test_default_get(argv[1]);
+	if (!strcmp(cmd, "bench") && argc == 4)
+		return cpurng_test_bench(argv[1], argv[2], argv[3]);
+	if (!strcmp(cmd, "bench-ctr-aes") && argc == 3)
+		return cpurng_test_bench_ctr_aes(argv[1], argv[2]);
+	if (!strcmp(cmd, "algtest") && argc == 3)
+		return cpurng_test_algtest(argv[1], argv[2]);
+	if (!strcmp(cmd, "badinput") && argc == 2)
+		return cpurng_test_badinput(argv[1]);
+	if (!strcmp(cmd, "cavp") && argc == 2 + CAVP_N + 1)
+		return cpurng_test_cavp(argv + 1);
+	return -EINVAL;
 }
 
 static ssize_t cpurng_test_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
-	char cmd[CPURNG_TEST_CMD_MAX], alg[CRYPTO_MAX_ALG_NAME];
-	unsigned int a;
-	u64 b;
-	int ret;
+	char *cmd, *p, *argv[CPURNG_TEST_ARGS];
+	int argc = 0, ret;
 
-	if (count >= sizeof(cmd))
+	if (count >= CPURNG_TEST_CMD_MAX)
 		return -EINVAL;
-	if (copy_from_user(cmd, ubuf, count))
-		return -EFAULT;
-	cmd[count] = '\0';
+	cmd = memdup_user_nul(ubuf, count);
+	if (IS_ERR(cmd))
+		return PTR_ERR(cmd);
+	p = strim(cmd);
+	while (p && *p && argc < CPURNG_TEST_ARGS) {
+		argv[argc++] = strsep(&p, " ");
+		p = p ? skip_spaces(p) : NULL;
+	}
 
 	mutex_lock(&cpurng_test_lock);
-	if (sscanf(cmd, "get %63s %u", alg, &a) == 2)
-		ret = cpurng_test_get(alg, a, false);
-	else if (sscanf(cmd, "reset-get %63s %u", alg, &a) == 2)
-		ret = cpurng_test_get(alg, a, true);
-	else if (sscanf(cmd, "bench %63s %u %llu", alg, &a, &b) == 3)
-		ret = cpurng_test_bench(alg, a, b);
-	else
-		ret = -EINVAL;
+	ret = argc && !p ? cpurng_test_run(argv, argc) : -EINVAL;
 	mutex_unlock(&cpurng_test_lock);
+	kfree(cmd);
 	return ret ? ret : count;
 }
 

@@ -100,3 +100,27 @@ collector_fresh() {
 	rmmod cpurng_collector 2>/dev/null
 	modprobe cpurng_collector "$@"
 }
+
+# The kernel keeps the default RNG (crypto_get_default_rng()) allocated,
+# and its module loaded, until CRYPTO_MSG_DELRNG: release it before rmmod.
+release_default_rng() {
+	modprobe crypto_user
+	crypto_delrng >/dev/null
+}
+
+# Unload the DRBG, releasing the kernel's default RNG first.
+drbg_unload() {
+	release_default_rng
+	rmmod cpurng_drbg
+}
+
+# sysfs value of the DRBG's status.
+dstat() {
+	cat /sys/kernel/cpurng_drbg/$1
+}
+
+# Fields of our DRBG instance line for a driver, from the instances table:
+# "<id> <driver> <level> <bits> <reseeds> <reseed_counter> <seconds>".
+dinstance() {
+	dstat instances | awk -v d="$1" '$2 == d' | tail -n 1
+}

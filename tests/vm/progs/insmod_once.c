@@ -28,6 +28,7 @@ static const char *errno_name(int e)
 	case ENOMEM: return "ENOMEM";
 	case EPERM: return "EPERM";
 	case EKEYREJECTED: return "EKEYREJECTED";
+	case EBADMSG: return "EBADMSG";
 	default: return "OTHER";
 	}
 }

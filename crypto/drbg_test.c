@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DRBG test hooks, built only with CONFIG_CRYPTO_CPURNG_TESTING.
+ *
+ *   test_fips=1               FIPS semantics without fips=1 (panic on a
+ *                             failed self-test, full seeding required)
+ *   test_corrupt_kat=<mech>   make that mechanism's known-answer test see a
+ *                             wrong answer, to prove a failure is caught
+ */
+#include <linux/moduleparam.h>
+
+#include "../include/cpurng/drbg.h"
+
+static bool test_fips;
+module_param(test_fips, bool, 0444);
+MODULE_PARM_DESC(test_fips, "TESTING: apply FIPS semantics without fips=1");
+
+static char *test_corrupt_kat;
+module_param(test_corrupt_kat, charp, 0644);
+MODULE_PARM_DESC(test_corrupt_kat, "TESTING: corrupt the known answer of this mechanism (e.g. hmac_sha256)");
+
+bool cpurng_drbg_test_fips(void)
+{
+	return test_fips;
+}
+
+const char *cpurng_drbg_test_corrupt_kat(void)
+{
+	return test_corrupt_kat;
+}
