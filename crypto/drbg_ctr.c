@@ -67,23 +67,29 @@ static int cpurng_ctr_keystream(struct cpurng_drbg *d, u8 *buf,
 	return ret;
 }
 
+/* Take Key and V from seedlen bytes of keystream xor provided data. */
+static int cpurng_ctr_rekey(struct cpurng_drbg *d, u8 *temp,
+			    const u8 *provided)
+{
+	unsigned int keylen = d->mech->keylen, seedlen = d->mech->seedlen, i;
+
+	for (i = 0; provided && i < seedlen; i++)
+		temp[i] ^= provided[i];
+	memcpy(d->st.ctr.key, temp, keylen);
+	memcpy(d->st.ctr.V, temp + keylen, CPURNG_DRBG_AES_BLOCK);
+	return crypto_skcipher_setkey(d->st.ctr.ctr, d->st.ctr.key, keylen);
+}
+
 /* 10.2.1.2 CTR_DRBG_Update(provided_data): provided is seedlen or NULL. */
 static int cpurng_ctr_update(struct cpurng_drbg *d, const u8 *provided)
 {
-	unsigned int keylen = d->mech->keylen, seedlen = d->mech->seedlen, i;
+	unsigned int seedlen = d->mech->seedlen;
 	u8 *temp = d->st.ctr.scratch;
 	int ret;
 
 	memset(temp, 0, seedlen);
-	ret = cpurng_ctr_keystream(d, temp, seedlen);
-	if (!ret) {
-		for (i = 0; provided && i < seedlen; i++)
-			temp[i] ^= provided[i];
-		memcpy(d->st.ctr.key, temp, keylen);
-		memcpy(d->st.ctr.V, temp + keylen, CPURNG_DRBG_AES_BLOCK);
-		ret = crypto_skcipher_setkey(d->st.ctr.ctr, d->st.ctr.key,
-					     keylen);
-	}
+	ret = cpurng_ctr_keystream(d, temp, seedlen) ?:
+	      cpurng_ctr_rekey(d, temp, provided);
 	memzero_explicit(temp, seedlen);
 	return ret;
 }
@@ -224,6 +230,24 @@ static int cpurng_ctr_reseed(struct cpurng_drbg *d,
 	return ret;
 }
 
+/* Generate and Update from a single keystream (see the caller). */
+static int cpurng_ctr_short(struct cpurng_drbg *d, u8 *out, unsigned int len,
+			    const u8 *provided)
+{
+	unsigned int blocks = round_up(len, CPURNG_DRBG_AES_BLOCK);
+	u8 *ks = d->st.ctr.scratch;
+	int ret;
+
+	memset(ks, 0, blocks + d->mech->seedlen);
+	ret = cpurng_ctr_keystream(d, ks, blocks + d->mech->seedlen);
+	if (!ret) {
+		memcpy(out, ks, len);
+		ret = cpurng_ctr_rekey(d, ks + blocks, provided);
+	}
+	memzero_explicit(ks, blocks + d->mech->seedlen);
+	return ret;
+}
+
 /* Memory the scatterlist can map directly (not the stack, not vmalloc). */
 static bool cpurng_ctr_mappable(const u8 *buf, unsigned int len)
 {
@@ -247,6 +271,19 @@ static int cpurng_ctr_generate(struct cpurng_drbg *d, u8 *out,
 		ret = cpurng_ctr_df(d, material, &a) ?:
 		      cpurng_ctr_update(d, material);
 		provided = material;
+	}
+
+	/*
+	 * steps 3-6, short request: one keystream for the output blocks and
+	 * the Update that follows, since the Update counts on from where the
+	 * output stopped (V + blocks + 1, ...).
+	 */
+	if (!ret && !cpurng_drbg_test_ctr_long() &&
+	    round_up(len, CPURNG_DRBG_AES_BLOCK) + d->mech->seedlen <=
+	    CPURNG_CTR_SCRATCH) {
+		ret = cpurng_ctr_short(d, out, len, provided);
+		memzero_explicit(material, sizeof(material));
+		return ret;
 	}
 
 	/* steps 3-5: keystream from V + 1 */

@@ -11,16 +11,26 @@
 
 #include "../include/cpurng/drbg.h"
 
-/* V = V + src mod 2^(8 * dlen), src right-aligned (both big endian). */
-static void cpurng_hash_add(u8 *dst, unsigned int dlen, const u8 *src,
-			    unsigned int slen)
+/*
+ * dst = dst + a + b + c mod 2^(8 * dlen), all big endian, each addend
+ * right-aligned and at most dlen bytes (NULL and 0 for none): one pass,
+ * stopping once the addends are exhausted and no carry is left.
+ */
+static void cpurng_hash_add(u8 *dst, unsigned int dlen, const u8 *a,
+			    unsigned int alen, const u8 *b, unsigned int blen,
+			    const u8 *c, unsigned int clen)
 {
-	unsigned int carry = 0;
-	int i, j;
+	unsigned int carry = 0, i, longest = max3(alen, blen, clen);
 
-	for (i = dlen - 1, j = slen - 1; i >= 0; i--, j--) {
-		carry += dst[i] + (j >= 0 ? src[j] : 0);
-		dst[i] = carry;
+	for (i = 1; i <= dlen && (i <= longest || carry); i++) {
+		carry += dst[dlen - i];
+		if (i <= alen)
+			carry += a[alen - i];
+		if (i <= blen)
+			carry += b[blen - i];
+		if (i <= clen)
+			carry += c[clen - i];
+		dst[dlen - i] = carry;
 		carry >>= 8;
 	}
 }
@@ -151,7 +161,8 @@ static int cpurng_hash_generate(struct cpurng_drbg *d, u8 *out,
 		a.n = 1;
 		ret = cpurng_hash(d, w, &prefix2, 1, d->st.hash.V, &a);
 		if (!ret)
-			cpurng_hash_add(d->st.hash.V, seedlen, w, outlen);
+			cpurng_hash_add(d->st.hash.V, seedlen, w, outlen,
+					NULL, 0, NULL, 0);
 	}
 
 	/* step 3, Hashgen: data = V; output Hash(data), data + 1, ... */
@@ -169,7 +180,7 @@ static int cpurng_hash_generate(struct cpurng_drbg *d, u8 *out,
 			memcpy(out + done, w, n);
 		}
 		done += n;
-		cpurng_hash_add(data, seedlen, &one, 1);
+		cpurng_hash_add(data, seedlen, &one, 1, NULL, 0, NULL, 0);
 	}
 
 	/* steps 4-5: H = Hash(0x03 || V), V = V + H + C + reseed_counter */
@@ -177,9 +188,8 @@ static int cpurng_hash_generate(struct cpurng_drbg *d, u8 *out,
 		ret = cpurng_hash(d, w, &prefix3, 1, d->st.hash.V, NULL);
 	if (!ret) {
 		counter = cpu_to_be64(d->reseed_ctr);
-		cpurng_hash_add(d->st.hash.V, seedlen, w, outlen);
-		cpurng_hash_add(d->st.hash.V, seedlen, d->st.hash.C, seedlen);
-		cpurng_hash_add(d->st.hash.V, seedlen, (u8 *)&counter,
+		cpurng_hash_add(d->st.hash.V, seedlen, w, outlen,
+				d->st.hash.C, seedlen, (u8 *)&counter,
 				sizeof(counter));
 	}
 	memzero_explicit(data, sizeof(data));

@@ -6,6 +6,9 @@
  *                             failed self-test, full seeding required)
  *   test_corrupt_kat=<mech>   make that mechanism's known-answer test see a
  *                             wrong answer, to prove a failure is caught
+ *   test_ctr_long=1           CTR_DRBG: never take the single-keystream
+ *                             path for short requests, so known answers
+ *                             also cover the path long requests take
  */
 #include <linux/moduleparam.h>
 
@@ -18,6 +21,15 @@ MODULE_PARM_DESC(test_fips, "TESTING: apply FIPS semantics without fips=1");
 static char *test_corrupt_kat;
 module_param(test_corrupt_kat, charp, 0644);
 MODULE_PARM_DESC(test_corrupt_kat, "TESTING: corrupt the known answer of this mechanism (e.g. hmac_sha256)");
+
+static bool test_ctr_long;
+module_param(test_ctr_long, bool, 0644);
+MODULE_PARM_DESC(test_ctr_long, "TESTING: CTR_DRBG always uses the long-request path");
+
+bool cpurng_drbg_test_ctr_long(void)
+{
+	return test_ctr_long;
+}
 
 bool cpurng_drbg_test_fips(void)
 {

@@ -259,7 +259,13 @@ bool cpurng_drbg_fips(void);
 #if IS_ENABLED(CONFIG_CRYPTO_CPURNG_TESTING)
 bool cpurng_drbg_test_fips(void);
 const char *cpurng_drbg_test_corrupt_kat(void);
+bool cpurng_drbg_test_ctr_long(void);
 #else
+static inline bool cpurng_drbg_test_ctr_long(void)
+{
+	return false;
+}
+
 static inline bool cpurng_drbg_test_fips(void)
 {
 	return false;

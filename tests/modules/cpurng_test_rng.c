@@ -52,6 +52,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #define CPURNG_TEST_GET_MAX	4096
 #define CPURNG_TEST_REQ_MAX	SZ_1M
@@ -60,6 +61,10 @@
 #define CPURNG_TEST_RESULT_MAX	(2 * CPURNG_TEST_GET_MAX + 256)
 
 #include "testmgr.h"
+
+static bool cavp_vmalloc;
+module_param(cavp_vmalloc, bool, 0644);
+MODULE_PARM_DESC(cavp_vmalloc, "cavp: output in vmalloc memory (not mappable by a scatterlist)");
 
 static DEFINE_MUTEX(cpurng_test_lock);
 static char *cpurng_test_result;
@@ -285,7 +290,8 @@ static int cpurng_test_cavp(char **argv)
 		return -EINVAL;
 	for (i = 0, ret = 0; i < CAVP_N && !ret; i++)
 		ret = cpurng_test_unhex(argv[1 + i], &in[i], &len[i]);
-	out = ret ? NULL : kzalloc(outlen, GFP_KERNEL);
+	out = ret ? NULL : cavp_vmalloc ? vzalloc(outlen) :
+			   kzalloc(outlen, GFP_KERNEL);
 	if (!ret && !out)
 		ret = -ENOMEM;
 	if (ret)
@@ -311,7 +317,7 @@ static int cpurng_test_cavp(char **argv)
 out:
 	for (i = 0; i < CAVP_N; i++)
 		kfree_sensitive(in[i]);
-	kfree_sensitive(out);
+	kvfree_sensitive(out, outlen);
 	return ret;
 }
 
