@@ -38,6 +38,11 @@ GUEST_LDLIBS := -lpthread
 PYTHON ?= python3
 HARNESS := $(PYTHON) $(SRC)/tests/harness/main.py --build $(BUILD)
 
+# User tools (tools/*.c, each with its man page), linked with libkcapi.
+TOOLS := $(patsubst $(SRC)/tools/%.c,$(BUILD)/tools/%,\
+	   $(wildcard $(SRC)/tools/*.c))
+TOOL_LDLIBS := -lkcapi
+
 # Programs that run inside the test VM (tests/vm/progs/*.c).
 GUEST_PROGS := $(patsubst $(SRC)/tests/vm/progs/%.c,$(BUILD)/guest/bin/%,\
 		 $(wildcard $(SRC)/tests/vm/progs/*.c))
@@ -53,13 +58,20 @@ TEST_HEADERS := $(wildcard $(SRC)/tests/lib/*.h $(SRC)/include/cpurng/*.h)
 # release and testing objects never mix.
 KBUILD_TREE := Kbuild Kconfig crypto include tests/modules
 
-.PHONY: all modules modules-release modules-testing tools guest-programs \
+.PHONY: all modules modules-release modules-testing tools user-tools \
+	guest-programs \
 	host-tests check check-run check-group bench lint lint-sparse-build \
 	run shell deps clean require-kdir
 
 all: modules tools
 
-tools: guest-programs host-tests
+tools: user-tools guest-programs host-tests
+
+user-tools: $(TOOLS)
+
+$(BUILD)/tools/%: $(SRC)/tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -o $@ $< $(if $(filter %-read,$*),$(TOOL_LDLIBS))
 
 deps:
 	@$(SRC)/scripts/deps.sh
@@ -97,6 +109,11 @@ guest-programs: $(GUEST_PROGS)
 $(BUILD)/guest/bin/%: $(SRC)/tests/vm/progs/%.c $(TEST_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_LDLIBS)
+
+# Guest programs that use libkcapi's API.
+$(BUILD)/guest/bin/kcapi_%: $(SRC)/tests/vm/progs/kcapi_%.c $(TEST_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_LDLIBS) -lkcapi
 
 host-tests: $(HOST_C_TESTS) $(HOST_BENCHES)
 

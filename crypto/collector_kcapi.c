@@ -128,6 +128,8 @@ static int cpurng_cr_kcapi_seed(struct crypto_rng *tfm, const u8 *seed,
 {
 	struct cpurng_cr_rng *r = crypto_rng_ctx(tfm);
 
+	if (slen > CPURNG_MAX_SEED_INPUT)
+		return -EINVAL;
 	mutex_lock(&r->lock);
 	cpurng_cr_step(r, CPURNG_CR_DOMAIN_SEED, NULL, seed, slen);
 	mutex_unlock(&r->lock);

@@ -110,6 +110,8 @@ static int cpurng_jent_kcapi_generate(struct crypto_rng *tfm, const u8 *src,
 static int cpurng_jent_kcapi_seed(struct crypto_rng *tfm, const u8 *seed,
 				  unsigned int slen)
 {
+	if (slen > CPURNG_MAX_SEED_INPUT)
+		return -EINVAL;
 	return cpurng_jent_reset(crypto_rng_ctx(tfm), seed, slen);
 }
 

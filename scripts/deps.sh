@@ -20,6 +20,7 @@ python3-docutils
 libkcapi-dev
 libssl-dev
 kcapi-tools
+rng-tools5
 sparse
 "
 

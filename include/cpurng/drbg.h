@@ -21,6 +21,8 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+#include "module_util.h"
+
 /* Largest hash output we use (SHA-512), in bytes. */
 #define CPURNG_DRBG_MAX_OUTLEN		64
 /* SP800-90A 10.1 Table 2: seedlen of Hash_DRBG with SHA-384/512 (888 bits). */
@@ -36,10 +38,9 @@
 #define CPURNG_DRBG_MAX_REQUEST		BIT(16)
 /*
  * SP800-90A allows personalization strings and additional input of up to
- * 2^35 bits.  We accept 64 KiB: far above any real use, and a bound a
- * caller can hit on purpose to see the error.
+ * 2^35 bits.  We accept 64 KiB, like every cpurng RNG.
  */
-#define CPURNG_DRBG_MAX_INPUT		BIT(16)
+#define CPURNG_DRBG_MAX_INPUT		CPURNG_MAX_SEED_INPUT
 /* Seed material gathered from the sources for one (re)seed, at most. */
 #define CPURNG_DRBG_MAX_SEED		512
 

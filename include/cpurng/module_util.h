@@ -7,9 +7,17 @@
 #ifndef CPURNG_MODULE_UTIL_H
 #define CPURNG_MODULE_UTIL_H
 
+#include <linux/bits.h>
 #include <linux/kobject.h>
 #include <linux/printk.h>
 #include <linux/sysfs.h>
+
+/*
+ * Longest seed (or personalization string, or additional input) any cpurng
+ * RNG accepts: far above real use, and a bound a caller can hit on purpose
+ * to see the error.
+ */
+#define CPURNG_MAX_SEED_INPUT	BIT(16)
 
 /**
  * cpurng_param_check() - refuse a module parameter outside its bounds

@@ -48,7 +48,8 @@ def modules(build, variant):
 
 
 def guest_bins(build):
-    return sorted(glob.glob(os.path.join(build, 'guest', 'bin', '*')))
+    return sorted(glob.glob(os.path.join(build, 'guest', 'bin', '*')) +
+                  glob.glob(os.path.join(build, 'tools', '*')))
 
 
 def make_initramfs(build, variant):

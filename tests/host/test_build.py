@@ -70,7 +70,30 @@ def test_hooks_only_in_testing_build():
            'release_build_has_no_test_hooks', str(release))
 
 
+def tools_documented():
+    """Each tool has a man page beside it, --help works, and every long
+    option of the source appears in both the help text and the man page."""
+    import glob
+    for src in sorted(glob.glob(os.path.join(SRC, 'tools', '*.c'))):
+        name = os.path.basename(src)[:-2]
+        exe = os.path.join(BUILD, 'tools', name)
+        man = os.path.join(SRC, 'tools', name + '.1')
+        with open(src) as f:
+            opts = set(re.findall(r'\{ "([a-z-]+)", (?:no|required)_argument', f.read()))
+        help_text = subprocess.run([exe, '--help'], capture_output=True,
+                                   text=True)
+        # roff escapes hyphens ("\-\-seed\-file"): compare without them
+        page = open(man).read().replace('\\', '') if os.path.exists(man) else ''
+        missing = sorted(o for o in opts
+                         if f'--{o}' not in help_text.stdout or
+                         f'--{o}' not in page)
+        report(help_text.returncode == 0 and page and opts and not missing,
+               f'{name}_man_page_and_help_cover_every_option',
+               f'undocumented: {missing}')
+
+
 def main():
+    tools_documented()
     noise_core_refuses_optimisation()
     kernel_objects_optimisation()
     test_hooks_only_in_testing_build()
