@@ -51,6 +51,7 @@ HOST_C_TESTS := $(BUILD)/host/test_jitter_health \
 		$(BUILD)/host/test_collector_core
 HOST_BENCHES := $(BUILD)/host/bench_collector_mix
 HOST_TESTS := $(HOST_C_TESTS) $(SRC)/tests/host/test_build.py \
+	      $(SRC)/tests/host/test_ea.py $(SRC)/tests/host/test_evidence_report.py \
 	      $(SRC)/tests/harness/test_harness.py
 TEST_HEADERS := $(wildcard $(SRC)/tests/lib/*.h $(SRC)/include/cpurng/*.h)
 
@@ -60,7 +61,8 @@ KBUILD_TREE := Kbuild Kconfig crypto include tests/modules
 
 .PHONY: all modules modules-release modules-testing tools user-tools \
 	guest-programs \
-	host-tests check check-run check-group bench lint lint-sparse-build \
+	host-tests check check-run check-group bench evidence lint \
+	lint-sparse-build \
 	run shell deps clean require-kdir
 
 all: modules tools
@@ -72,6 +74,22 @@ user-tools: $(TOOLS)
 $(BUILD)/tools/%: $(SRC)/tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $< $(if $(filter %-read,$*),$(TOOL_LDLIBS))
+
+# The native capture runs the jitter noise core, built at -O0 as in the kernel.
+$(BUILD)/tools/cpurng-capture: $(SRC)/tools/cpurng-capture.c \
+		$(BUILD)/host/jitter_noise.o $(TEST_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c %.o,$^)
+
+EA_SRCS := $(wildcard $(SRC)/tools/ea/*.c)
+$(BUILD)/tools/cpurng-spectrum: $(SRC)/tools/cpurng-spectrum.c \
+		$(SRC)/tools/ea/noisefile.c $(SRC)/tools/ea/ea.h
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -lm
+
+$(BUILD)/tools/cpurng-ea: $(SRC)/tools/cpurng-ea.c $(EA_SRCS) $(SRC)/tools/ea/ea.h
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -lm
 
 deps:
 	@$(SRC)/scripts/deps.sh
@@ -149,6 +167,14 @@ check-run: modules-release modules-testing tools
 bench: deps
 	@$(MAKE) --no-print-directory modules-release modules-testing tools
 	$(HARNESS) check --suite bench $(addprefix --host-test ,$(HOST_BENCHES))
+
+# Entropy evidence: raw captures (native and in VMs), SP800-90B analysis,
+# plots and build/evidence/report/report.rst.  EVIDENCE_ARGS=--publish
+# copies the report to Documentation/.  Takes about half an hour.
+evidence: deps
+	@$(MAKE) --no-print-directory modules-testing tools
+	BUILD=$(BUILD) KVER=$(KVER) KIMAGE=$(KIMAGE) KMODDIR=$(KMODDIR) \
+		$(PYTHON) $(SRC)/scripts/evidence.py $(EVIDENCE_ARGS)
 
 # One VM group: make check-group GROUP=jitter
 check-group: modules-testing tools

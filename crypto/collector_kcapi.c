@@ -167,12 +167,12 @@ static int __init cpurng_cr_mod_init(void)
 	ret = cpurng_cr_pools_alloc();
 	if (ret)
 		return ret;
-	ret = cpurng_cr_probes_find();
+	ret = cpurng_cr_probes_find() ?: cpurng_cr_capture_init();
 	if (ret)
 		goto err_pools;
 	ret = cpurng_cr_period_start();
 	if (ret)
-		goto err_pools;
+		goto err_capture;
 	ret = cpurng_cr_status_init();
 	if (ret)
 		goto err_period;
@@ -190,6 +190,8 @@ err_status:
 	cpurng_cr_status_exit();
 err_period:
 	cpurng_cr_period_stop();
+err_capture:
+	cpurng_cr_capture_exit();
 err_pools:
 	cpurng_cr_pools_free();
 	return ret;
@@ -204,6 +206,7 @@ static void __exit cpurng_cr_mod_exit(void)
 	crypto_unregister_rng(&cpurng_cr_alg);
 	cpurng_cr_status_exit();
 	cpurng_cr_period_stop();
+	cpurng_cr_capture_exit();
 	cpurng_cr_pools_free();
 }
 

@@ -111,11 +111,17 @@ static __always_inline void cpurng_cr_event(enum cpurng_cr_probe probe,
 {
 	struct cpurng_cr_pool *pool;
 	u64 start = random_get_entropy();
-
-	pool = &this_cpu_ptr(cpurng_cr_pools)->ctx[interrupt_context_level()];
 	/* Without a fine timer, events still carry sites and pointers. */
-	cpurng_cr_mix(pool, jiffies,
-		      cpurng_cr_test_coarse_timer() ? 0 : start, site, value,
+	u64 cycles = cpurng_cr_test_coarse_timer() ? 0 : start;
+
+	/* Recorded events are diverted: they never reach a pool. */
+	if (static_branch_unlikely(&cpurng_cr_capture_key)) {
+		cpurng_cr_capture_record(probe, jiffies, cycles, site, value,
+					 current_stack_pointer);
+		return;
+	}
+	pool = &this_cpu_ptr(cpurng_cr_pools)->ctx[interrupt_context_level()];
+	cpurng_cr_mix(pool, jiffies, cycles, site, value,
 		      current_stack_pointer);
 	if (unlikely(!(++pool->events[probe] & CPURNG_CR_COST_SAMPLE_MASK))) {
 		pool->cost_cycles += random_get_entropy() - start;

@@ -62,6 +62,9 @@ CPURNG_CR_U64_ATTR(flushed_bytes, cpurng_cr_flushed_bytes());
 CPURNG_CR_U64_ATTR(extracted_bytes, cpurng_cr_extracted_bytes());
 CPURNG_CR_U64_ATTR(flush_ms, cpurng_cr_flush_ms);
 CPURNG_CR_U64_ATTR(windows, cpurng_cr_windows());
+/* 1 while events are recorded in debugfs instead of mixed into the pools. */
+CPURNG_CR_U64_ATTR(recording, cpurng_cr_capture_enabled());
+CPURNG_CR_U64_ATTR(capture_dropped, cpurng_cr_capture_dropped());
 /* The collector credits nothing; consumers decide (see the DRBG). */
 CPURNG_CR_U64_ATTR(entropy_credit, 0);
 
@@ -164,6 +167,8 @@ static struct attribute *cpurng_cr_attrs[] = {
 	&probes_attr.attr,
 	&phase_attr.attr,
 	&windows_attr.attr,
+	&recording_attr.attr,
+	&capture_dropped_attr.attr,
 	&timer_attr.attr,
 	NULL,
 };

@@ -171,19 +171,24 @@ static int __init cpurng_jent_mod_init(void)
 	ret = cpurng_jent_status_init();
 	if (ret)
 		goto err_pool;
+	/* Before the start-up test: the boot capture takes the first samples. */
+	ret = cpurng_jent_capture_init();
+	if (ret)
+		goto err_status;
 
-	ret = cpurng_jent_platform_check();
+	ret = cpurng_jent_test_skip_startup() ? 0 :
+	      cpurng_jent_platform_check();
 	if (ret) {
 		pr_err("not registering %s: this platform fails the start-up test\n",
 		       CPURNG_JENT_NAME);
-		goto err_status;
+		goto err_capture;
 	}
 
 	ret = crypto_register_rng(&cpurng_jent_alg);
 	if (ret == -EEXIST)
 		cpurng_jent_report_conflict();
 	if (ret)
-		goto err_status;
+		goto err_capture;
 
 	pr_info("registered %s: osr %u, buffer %u bytes, per sample %u accesses and %u foldings\n",
 		CPURNG_JENT_DRIVER, cpurng_jent_config.osr,
@@ -191,6 +196,8 @@ static int __init cpurng_jent_mod_init(void)
 		cpurng_jent_config.fold_loops);
 	return 0;
 
+err_capture:
+	cpurng_jent_capture_exit();
 err_status:
 	cpurng_jent_status_exit();
 err_pool:
@@ -201,6 +208,7 @@ err_pool:
 static void __exit cpurng_jent_mod_exit(void)
 {
 	crypto_unregister_rng(&cpurng_jent_alg);
+	cpurng_jent_capture_exit();
 	cpurng_jent_status_exit();
 	cpurng_jent_pool_teardown();
 }

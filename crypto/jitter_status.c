@@ -160,6 +160,15 @@ static ssize_t fips_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute fips_attr = __ATTR_RO(fips);
 
+/* 1 while raw samples are being recorded (a capture file is open). */
+static ssize_t recording_show(struct kobject *kobj,
+			      struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", cpurng_jent_capture_recording());
+}
+
+static struct kobj_attribute recording_attr = __ATTR_RO(recording);
+
 static struct attribute *cpurng_jent_attrs[] = {
 	&startup_attr.attr,
 	&startup_runs_attr.attr,
@@ -180,6 +189,7 @@ static struct attribute *cpurng_jent_attrs[] = {
 	&apt_cutoffs_attr.attr,
 	&timer_attr.attr,
 	&fips_attr.attr,
+	&recording_attr.attr,
 	NULL,
 };
 

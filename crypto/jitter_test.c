@@ -10,6 +10,11 @@
  *   test_fips=1              take the fips_enabled branches (panics) on a
  *                            kernel that was not booted with fips=1
  *   test_coarse_timer=1      read jiffies instead of the cycle counter
+ *   test_skip_startup=1      load without the platform start-up test, so
+ *                            raw noise can be captured on a machine the
+ *                            RNG refuses (QEMU -icount, the negative
+ *                            control); instances still run their own
+ *                            start-up test and refuse to produce output
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,6 +45,15 @@ MODULE_PARM_DESC(test_fips, "TESTING: apply FIPS semantics (panic on permanent f
 static bool test_coarse_timer;
 module_param(test_coarse_timer, bool, 0444);
 MODULE_PARM_DESC(test_coarse_timer, "TESTING: use jiffies as the timer");
+
+static bool test_skip_startup;
+module_param(test_skip_startup, bool, 0444);
+MODULE_PARM_DESC(test_skip_startup, "TESTING: skip the platform start-up test at load");
+
+bool cpurng_jent_test_skip_startup(void)
+{
+	return test_skip_startup;
+}
 
 static int cpurng_jent_force_set(const char *val, const struct kernel_param *kp)
 {

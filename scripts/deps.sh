@@ -22,6 +22,7 @@ libssl-dev
 kcapi-tools
 rng-tools5
 sparse
+gnuplot-nox
 "
 
 if [ "${1:-}" = "--list" ]; then

@@ -9,12 +9,14 @@
  *                        and the probes' attach windows after boot
  *   collector_kcapi.c    crypto_rng "cpu_randomness", module init/exit
  *   collector_status.c   sysfs counters
+ *   collector_capture.c  raw event capture in debugfs (raw_capture=1 only)
  *   collector_test.c     test-only hooks (CONFIG_CRYPTO_CPURNG_TESTING)
  */
 #ifndef CPURNG_COLLECTOR_H
 #define CPURNG_COLLECTOR_H
 
 #include <linux/cache.h>
+#include <linux/jump_label.h>
 #include <linux/types.h>
 
 #include "collector_core.h"
@@ -73,6 +75,15 @@ u64 cpurng_cr_windows(void);
 
 /* Output through the crypto API (collector_kcapi.c). */
 u64 cpurng_cr_extracted_bytes(void);
+
+/* Raw capture (collector_capture.c). */
+DECLARE_STATIC_KEY_FALSE(cpurng_cr_capture_key);
+void cpurng_cr_capture_record(enum cpurng_cr_probe probe, u64 jiffies,
+			      u64 cycles, u64 site, u64 value, u64 stack);
+int cpurng_cr_capture_init(void);
+void cpurng_cr_capture_exit(void);
+bool cpurng_cr_capture_enabled(void);
+u64 cpurng_cr_capture_dropped(void);
 
 /* sysfs (collector_status.c). */
 int cpurng_cr_status_init(void);

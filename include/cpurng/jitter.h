@@ -9,6 +9,7 @@
  *   jitter_instance.c  one noise source per crypto tfm: sampling, blocks
  *   jitter_status.c    counters and sysfs status
  *   jitter_kcapi.c     module parameters, crypto_rng registration
+ *   jitter_capture.c   raw-noise capture in debugfs (raw_capture=1 only)
  *   jitter_test.c      test-only hooks (CONFIG_CRYPTO_CPURNG_TESTING)
  */
 #ifndef CPURNG_JITTER_H
@@ -119,6 +120,12 @@ void cpurng_jent_status_exit(void);
 /* Timer (jitter_timer.c). */
 const char *cpurng_jent_timer_name(void);
 
+/* Raw-noise capture (jitter_capture.c). */
+int cpurng_jent_capture_init(void);
+void cpurng_jent_capture_exit(void);
+bool cpurng_jent_capture_enabled(void);
+bool cpurng_jent_capture_recording(void);
+
 /* True when FIPS semantics apply: fips=1, or the test-only switch. */
 bool cpurng_jent_fips(void);
 
@@ -127,6 +134,7 @@ void cpurng_jent_test_sample(struct cpurng_jent *j,
 			     struct cpurng_noise_sample *s);
 bool cpurng_jent_test_fips(void);
 bool cpurng_jent_test_coarse_timer(void);
+bool cpurng_jent_test_skip_startup(void);
 #else
 static inline void cpurng_jent_test_sample(struct cpurng_jent *j,
 					   struct cpurng_noise_sample *s)
@@ -139,6 +147,11 @@ static inline bool cpurng_jent_test_fips(void)
 }
 
 static inline bool cpurng_jent_test_coarse_timer(void)
+{
+	return false;
+}
+
+static inline bool cpurng_jent_test_skip_startup(void)
 {
 	return false;
 }

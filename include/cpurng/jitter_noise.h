@@ -40,6 +40,12 @@ struct cpurng_noise {
 	u64 fold_acc;
 };
 
+/*
+ * A raw-noise capture record (debugfs and cpurng-capture): four
+ * little-endian u64, delta, fold_delta, mem_delta, t_start.
+ */
+#define CPURNG_NOISE_RECORD_WORDS	4
+
 /**
  * struct cpurng_noise_sample - raw timing of one sample
  * @t_start: timestamp before the first workload

@@ -26,7 +26,7 @@ from pathlib import Path
 STOCK_MODULES = [
     'af_alg', 'algif_rng', 'algif_hash', 'algif_skcipher', 'crypto_user',
     'sha3_generic', 'sha512_generic', 'ctr', 'drbg', 'aesni_intel',
-    'ansi_cprng',
+    'ansi_cprng', 'virtio_blk', 'virtio_pci',
 ]
 # Kept out of the module tree so that no request_module() can load them.
 QUARANTINED_MODULES = ['jitterentropy_rng']

@@ -58,6 +58,7 @@ class Group:
     suite: str = 'check'
     variant: str = 'testing'
     memory: str = '1024'
+    disk: int = 0       # MiB of virtio disk; the guest leaves a tar there
 
 
 def load_group(path):
@@ -75,8 +76,9 @@ def load_group(path):
                 'variant', 'memory'):
         if key in settings:
             setattr(g, key, settings[key])
-    if 'timeout' in settings:
-        g.timeout = int(settings['timeout'])
+    for key in ('timeout', 'disk'):
+        if key in settings:
+            setattr(g, key, int(settings[key]))
     return g
 
 
@@ -193,6 +195,27 @@ def analyse(group, results_text, console, timed_out, exit_status):
     return out
 
 
+def unpack_disk(disk, dest, lines):
+    """Extract the tar the guest wrote to its disk; a failure is reported
+    as a failed check of the group."""
+    import tarfile
+    try:
+        with tarfile.open(disk) as tar:
+            tar.extractall(dest)
+            names = tar.getnames()
+        ok, diag = bool(names), f'# files from the guest: {len(names)}'
+    except (tarfile.TarError, OSError) as e:
+        ok, diag = False, f'# no files from the guest: {e}'
+    os.unlink(disk)
+    plan = next((i for i, l in enumerate(lines) if re.match(r'^1\.\.\d+$', l)),
+                None)
+    if plan is None:
+        return lines
+    n = int(lines[plan][3:]) + 1
+    lines[plan] = f'1..{n}'
+    return lines + [diag, f'{"ok" if ok else "not ok"} {n} files_from_guest']
+
+
 def run_group(group, kimage, initrd, outdir, log=print):
     os.makedirs(outdir, exist_ok=True)
     console_path = os.path.join(outdir, 'console.log')
@@ -202,6 +225,11 @@ def run_group(group, kimage, initrd, outdir, log=print):
             os.unlink(p)
     cmd = qemu_command(kimage, initrd, group.name, group.cmdline, group.qemu,
                        group.memory, f'file:{console_path}', results_path)
+    disk = os.path.join(outdir, 'disk.img')
+    if group.disk:
+        with open(disk, 'wb') as f:
+            f.truncate(group.disk << 20)
+        cmd += ['-drive', f'file={disk},if=virtio,format=raw']
     with open(os.path.join(outdir, 'qemu.cmd'), 'w') as f:
         f.write(shlex.join(cmd) + '\n')
 
@@ -237,4 +265,6 @@ def run_group(group, kimage, initrd, outdir, log=print):
 
     lines = analyse(group, read(results_path), read(console_path),
                     timed_out, status)
+    if group.disk:
+        lines = unpack_disk(disk, os.path.join(outdir, 'files'), lines)
     return Outcome(lines=lines, counts=count_lines(lines), seconds=seconds)

@@ -11,16 +11,13 @@ import subprocess
 import sys
 import tempfile
 
+from ktap import finish, report
+
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get('BUILD', os.path.join(SRC, 'build'))
 RELEASE_KO = os.path.join(BUILD, 'release/crypto/cpurng_jitter.ko')
 TESTING_KO = os.path.join(BUILD, 'testing/crypto/cpurng_jitter.ko')
 
-results = []
-
-
-def report(ok, name, diag=None):
-    results.append((ok, name, diag))
 
 
 def last_opt_level(cmd_file):
@@ -97,13 +94,7 @@ def main():
     noise_core_refuses_optimisation()
     kernel_objects_optimisation()
     test_hooks_only_in_testing_build()
-    print('KTAP version 1')
-    print(f'1..{len(results)}')
-    for i, (ok, name, diag) in enumerate(results, start=1):
-        if diag and not ok:
-            print(f'# {diag}')
-        print(f'{"ok" if ok else "not ok"} {i} {name}')
-    return 0 if all(r[0] for r in results) else 1
+    return finish()
 
 
 if __name__ == '__main__':
