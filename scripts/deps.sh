@@ -23,6 +23,11 @@ kcapi-tools
 rng-tools5
 sparse
 gnuplot-nox
+flex
+bison
+bc
+libelf-dev
+openssl
 "
 
 if [ "${1:-}" = "--list" ]; then

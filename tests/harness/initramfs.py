@@ -48,6 +48,16 @@ def _module_index(kmoddir):
     return index
 
 
+def _builtin_names(kmoddir):
+    """Modules built into the kernel (our own kernels build some in)."""
+    path = os.path.join(kmoddir, 'modules.builtin')
+    if not os.path.exists(path):
+        return set()
+    with open(path) as f:
+        return {os.path.basename(l.strip()).split('.ko')[0].replace('-', '_')
+                for l in f if l.strip()}
+
+
 def _copy_module(kmoddir, rel, dest):
     src = os.path.join(kmoddir, rel)
     dest.parent.mkdir(parents=True, exist_ok=True)
@@ -62,12 +72,15 @@ def _copy_module(kmoddir, rel, dest):
 
 def _stock_modules(root, kver, kmoddir):
     index = _module_index(kmoddir)
+    builtin = _builtin_names(kmoddir)
     want, seen = list(STOCK_MODULES), set()
     while want:
         name = want.pop()
         if name in seen:
             continue
         seen.add(name)
+        if name not in index and name in builtin:
+            continue
         if name not in index:
             raise RuntimeError(f'module {name} not found in {kmoddir}')
         rel, deps = index[name]
@@ -75,6 +88,8 @@ def _stock_modules(root, kver, kmoddir):
         for d in deps:
             want.append(os.path.basename(d).split('.ko')[0].replace('-', '_'))
     for name in QUARANTINED_MODULES:
+        if name not in index:
+            continue    # built in, or not built: nothing can autoload it
         rel, _ = index[name]
         _copy_module(kmoddir, rel, root / 'stock' / os.path.basename(rel))
     for f in ('modules.order', 'modules.builtin', 'modules.builtin.modinfo'):

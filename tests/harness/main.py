@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """cpurng test driver.
 
-  main.py check --suite check [--group NAME]... [--host-test EXE]...
+  main.py check [--suite NAME]... [--group NAME]... [--host-test EXE]...
       Run host test programs and VM groups; print KTAP and the line
       "check: N passed, N failed, N skipped"; exit 1 on any failure.
   main.py demo | shell
@@ -38,6 +38,8 @@ def env(name):
 
 
 def modules(build, variant):
+    if variant == 'none':   # cpurng is built into the kernel
+        return []
     kos = sorted(glob.glob(os.path.join(build, variant, 'crypto', '*.ko')))
     if variant == 'testing':
         kos += sorted(glob.glob(os.path.join(build, variant, 'tests',
@@ -52,9 +54,16 @@ def guest_bins(build):
                   glob.glob(os.path.join(build, 'tools', '*')))
 
 
-def make_initramfs(build, variant):
-    out = os.path.join(build, f'initramfs-{variant}.cpio')
-    initramfs.build(out, env('KVER'), env('KMODDIR'), modules(build, variant),
+def kernel_env(kernel, name):
+    """KIMAGE, KMODDIR or KVER of the default kernel or of a named one."""
+    return env(f'{name}_{kernel.upper()}' if kernel else name)
+
+
+def make_initramfs(build, variant, kernel=''):
+    suffix = f'-{kernel}' if kernel else ''
+    out = os.path.join(build, f'initramfs-{variant}{suffix}.cpio')
+    initramfs.build(out, kernel_env(kernel, 'KVER'),
+                    kernel_env(kernel, 'KMODDIR'), modules(build, variant),
                     guest_bins(build), TESTS)
     return out
 
@@ -108,12 +117,24 @@ def run_host_test(exe, timeout=600):
 
 
 def cmd_check(args):
+    suites = args.suite or ['check']
     groups = [g for g in vm.load_groups(os.path.join(TESTS, 'vm', 'groups'))
-              if (g.name in args.group if args.group else g.suite == args.suite)]
+              if (g.name in args.group if args.group else g.suite in suites)]
+    # Slow kernels (KASAN, lockdep) stretch every timeout, in the host's
+    # watchdog and in the guest's per-case limit alike.
+    scale = int(os.environ.get('CPURNG_TIMEOUT_SCALE', '1'))
+    # Kernel parameters for every group of this run (our own kernels).
+    extra = os.environ.get('CPURNG_KERNEL_CMDLINE', '')
+    for g in groups:
+        g.timeout *= scale
+        if scale != 1:
+            g.cmdline = f'{g.cmdline} cpurng_timeout_scale={scale}'.strip()
+        g.cmdline = f'{extra} {g.cmdline}'.strip()
     if args.group and len(groups) != len(args.group):
         known = {g.name for g in vm.load_groups(os.path.join(TESTS, 'vm', 'groups'))}
         sys.exit(f'error: unknown group(s): {sorted(set(args.group) - known)}')
-    out = os.path.join(args.build, args.suite if not args.group else 'check')
+    out = os.path.join(args.build,
+                       '-'.join(suites) if not args.group else 'check')
     os.makedirs(out, exist_ok=True)
     report = Report(len(args.host_test) + len(groups),
                     os.path.join(out, 'results.ktap'))
@@ -125,9 +146,10 @@ def cmd_check(args):
 
     initrds = {}
     for g in groups:
-        if g.variant not in initrds:
-            initrds[g.variant] = make_initramfs(args.build, g.variant)
-        outcome = vm.run_group(g, env('KIMAGE'), initrds[g.variant],
+        key = (g.variant, g.kernel)
+        if key not in initrds:
+            initrds[key] = make_initramfs(args.build, g.variant, g.kernel)
+        outcome = vm.run_group(g, kernel_env(g.kernel, 'KIMAGE'), initrds[key],
                                os.path.join(out, g.name))
         report.suite('vm_' + g.name, outcome.lines, outcome.seconds)
         if outcome.counts.failed:
@@ -148,7 +170,8 @@ def main():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument('command', choices=['check', 'demo', 'shell'])
     p.add_argument('--build', default=os.path.join(SRC, 'build'))
-    p.add_argument('--suite', default='check')
+    p.add_argument('--suite', action='append', default=[],
+                   help='suite(s) of VM groups to run (default: check)')
     p.add_argument('--group', action='append', default=[])
     p.add_argument('--host-test', action='append', default=[])
     args = p.parse_args()

@@ -14,7 +14,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from ktap import count_lines  # noqa: E402
-from vm import Group, analyse  # noqa: E402
+from vm import Group, analyse, load_group  # noqa: E402
 
 GOOD_RESULTS = """KTAP version 1
 # cpurng-vm group=t kernel=6.1 cpus=2
@@ -138,6 +138,51 @@ def failure_reported_before_expected_panic_counts():
 def unexpected_panic_fails():
     results = GOOD_RESULTS.replace('# cpurng-vm-done\n', '')
     return counts(GROUP, results, CLEAN_CONSOLE + OUR_PANIC).failed >= 2
+
+
+@case
+def kmemleak_report_fails_run():
+    leak = (CLEAN_CONSOLE + "unreferenced object 0xffff888003a1c000 (size 64):\n"
+            "  comm \"insmod\", pid 90, jiffies 4294893296 (age 8.120s)\n")
+    return counts(GROUP, GOOD_RESULTS, leak).failed == 1
+
+
+@case
+def group_names_its_kernel_and_variant():
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, 'b.group')
+        with open(path, 'w') as f:
+            f.write('cases = x\nkernel = builtin\nvariant = none\n'
+                    'suite = builtin\n')
+        g = load_group(path)
+    return (g.kernel, g.variant, g.suite) == ('builtin', 'none', 'builtin')
+
+
+ALLOC_SPLAT = ("[ 16.4] failnth_sweep: vmalloc error: size 104537, vm_struct allocation failed\n"
+               "[ 16.4] Call Trace:\n[ 16.4]  <TASK>\n[ 16.4]  dump_stack_lvl+0x51/0x66\n"
+               "[ 16.4]  </TASK>\n[ 16.5] Mem-Info:\n")
+CRYPTOMGR_WARN = ("[ 154.0] WARNING: CPU: 1 PID: 75 at crypto/api.c:170 "
+                  "crypto_wait_for_test+0x42/0x79\n[ 154.0] Call Trace:\n"
+                  "[ 154.0]  crypto_register_alg+0xfd/0x11a\n"
+                  "[ 154.1] ---[ end trace 0000000000000000 ]---\n")
+
+
+@case
+def known_splats_allowed_only_where_declared():
+    console = CLEAN_CONSOLE + ALLOC_SPLAT + CRYPTOMGR_WARN
+    declared = Group(name='f', cases=['first', 'second'],
+                     known_splats=('alloc-failure', 'cryptomgr-test-alloc'))
+    return (counts(declared, GOOD_RESULTS, console).failed == 0 and
+            counts(GROUP, GOOD_RESULTS, console).failed == 1)
+
+
+@case
+def other_warn_after_known_splat_still_fails():
+    console = CLEAN_CONSOLE + ALLOC_SPLAT + WARN_CONSOLE
+    declared = Group(name='f', cases=['first', 'second'],
+                     known_splats=('alloc-failure',))
+    return counts(declared, GOOD_RESULTS, console).failed == 1
 
 
 def main():

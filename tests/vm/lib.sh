@@ -124,3 +124,49 @@ dstat() {
 dinstance() {
 	dstat instances | awk -v d="$1" '$2 == d' | tail -n 1
 }
+
+# FIPS semantics for a test: none when the kernel was booted with a real
+# fips=1 (our own signed kernels), else the modules' test switch (Debian's
+# kernel panics on any unsigned module under fips=1).
+fips_param() {
+	[ "$(cat /proc/sys/crypto/fips_enabled 2>/dev/null)" = 1 ] || echo test_fips=1
+}
+
+# The crypto_rng names the AF_ALG fuzzer aims at: ours by cra_name and
+# driver name, a few DRBG mechanisms, and names that do not exist.
+fuzz_names() {
+	echo jitterentropy_rng jitterentropy_rng-cpurng cpu_randomness \
+		cpu_randomness-cpurng stdrng drbg_nopr_hmac_sha256 \
+		drbg_pr_hmac_sha256-cpurng drbg_nopr_ctr_aes256-cpurng \
+		drbg_pr_sha512 drbg_nopr_sha1-cpurng no_such_rng
+}
+
+# Run the fuzzer; cpurng_fuzz_seed=<n> on the kernel command line replays
+# a run.  Extra arguments go to afalg_fuzz before the names.
+fuzz() {
+	afalg_fuzz ${cpurng_fuzz_seed:+-s $cpurng_fuzz_seed} "$@" $(fuzz_names)
+}
+
+# Failslab for fail-nth sweeps: fail sleeping allocations too (the default
+# fails only atomic ones), and quietly (verbose mode prints a stack trace
+# per failure, which the harness would take for a splat).
+failslab_setup() {
+	echo N > /sys/kernel/debug/failslab/ignore-gfp-wait
+	echo 0 > /sys/kernel/debug/failslab/verbose
+	echo -1 > /sys/kernel/debug/failslab/times
+}
+
+# nested <name> <program...>: run a KTAP-printing program, indent its
+# output as subtests, and report <name> by its exit status (4: skipped).
+nested() {
+	local _name=$1 _r
+	shift
+	"$@" > /tmp/nested.out 2>&1
+	_r=$?
+	nest < /tmp/nested.out
+	case $_r in
+	0) ok "$_name" ;;
+	4) skip "$_name" "$(sed -n 's/^.*# SKIP //p' /tmp/nested.out | head -1)" ;;
+	*) not_ok "$_name" "exit status $_r" ;;
+	esac
+}

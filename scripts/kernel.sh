@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build (or find in the cache) one of the project's own test kernels from
+# Debian's linux-source-6.1: "make tinyconfig" plus the fragments under
+# tests/kernels/.  Prints the kernel's directory, which holds
+#   build/                  the O= tree (KDIR for our out-of-tree modules,
+#                           with the module signing key under certs/)
+#   build/arch/x86/boot/bzImage
+#   mod/lib/modules/<kver>/ its modules
+#
+# Usage: scripts/kernel.sh debug|builtin
+#   debug    base + debug fragments: KASAN, lockdep, kmemleak, UBSAN,
+#            failslab; CRYPTO_FIPS and module signing
+#   builtin  base + builtin fragments: cpurng linked into the tree (=y)
+#
+# Kernels are cached outside the checkout ($CPURNG_KERNEL_CACHE, default
+# ~/.cache/cpurng/kernels) under a key made of the source package version
+# and the fragments, so a second run starts at once and a changed fragment
+# builds a new kernel.  The builtin kernel contains our sources, so it is
+# always remade (incrementally: only what changed is recompiled).
+set -eu
+
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+VARIANT=${1:?usage: kernel.sh debug|builtin}
+CACHE=${CPURNG_KERNEL_CACHE:-$HOME/.cache/cpurng/kernels}
+JOBS=${JOBS:-$(nproc)}
+TARBALL=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
+
+case "$VARIANT" in
+debug|builtin) ;;
+*) echo "kernel.sh: unknown kernel '$VARIANT' (debug or builtin)" >&2; exit 2 ;;
+esac
+if [ -z "$TARBALL" ]; then
+	echo "kernel.sh: linux-source-6.1 is not installed (make deps)" >&2
+	exit 1
+fi
+FRAGS="$SRC/tests/kernels/base.config $SRC/tests/kernels/$VARIANT.config"
+VERSION=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+KEY=$( (echo "$VERSION $VARIANT"; cat $FRAGS) | sha256sum | cut -c1-12)
+DIR="$CACHE/$VARIANT-$KEY"
+log() { echo "kernel.sh: $*" >&2; }
+
+if [ -f "$DIR/done" ] && [ "$VARIANT" != builtin ]; then
+	echo "$DIR"
+	exit 0
+fi
+mkdir -p "$DIR"
+# Older kernels of this variant (other keys) are stale: free their space.
+for old in "$CACHE/$VARIANT"-*; do
+	[ "$old" = "$DIR" ] || [ ! -d "$old" ] || rm -rf "$old"
+done
+start=$(date +%s)
+if [ ! -f "$DIR/src/Makefile" ]; then
+	log "unpacking $(basename "$TARBALL") for the $VARIANT kernel"
+	rm -rf "$DIR/src"
+	mkdir -p "$DIR/src"
+	tar -xf "$TARBALL" -C "$DIR/src" --strip-components=1
+fi
+if [ "$VARIANT" = builtin ] && [ ! -e "$DIR/src/crypto/cpurng" ]; then
+	# The in-tree build, as the top-level Kconfig describes it.
+	ln -s "$SRC" "$DIR/src/crypto/cpurng"
+	echo 'source "crypto/cpurng/Kconfig"' >> "$DIR/src/crypto/Kconfig"
+	echo 'obj-y += cpurng/' >> "$DIR/src/crypto/Makefile"
+fi
+
+kmake() {
+	make -s -C "$DIR/src" O="$DIR/build" ARCH=x86_64 "$@"
+}
+
+if [ ! -f "$DIR/build/.config" ]; then
+	log "configuring: tinyconfig + $(echo $FRAGS | sed "s|$SRC/||g")"
+	mkdir -p "$DIR/build"
+	kmake tinyconfig >/dev/null
+	"$DIR/src/scripts/kconfig/merge_config.sh" -m -O "$DIR/build" \
+		"$DIR/build/.config" $FRAGS >/dev/null
+	kmake olddefconfig >/dev/null
+	# A fragment line Kconfig dropped (unmet dependency, typo) would
+	# silently give a kernel without the checker we think we test with.
+	# The last fragment to name a symbol wins, as in merge_config.sh.
+	bad=0
+	cat $FRAGS | grep -E '^(CONFIG_|# CONFIG_)' |
+	awk '{ s = $0; sub(/^# /, "", s); sub(/[= ].*/, "", s); last[s] = $0 }
+	     END { for (s in last) print last[s] }' |
+	while read -r line; do
+		case "$line" in
+		"# CONFIG_"*)
+			sym=${line#\# }; sym=${sym%% *}
+			! grep -q "^$sym=" "$DIR/build/.config" ||
+				{ log "$sym is set, fragment says not"; echo x; } ;;
+		*)
+			grep -qxF "$line" "$DIR/build/.config" ||
+				{ log "fragment line '$line' did not survive olddefconfig"; echo x; } ;;
+		esac
+	done | grep -q x && bad=1
+	if [ "$bad" = 1 ]; then
+		mv "$DIR/build/.config" "$DIR/build/.config.rejected"
+		exit 1
+	fi
+fi
+
+log "building the $VARIANT kernel in $DIR (jobs $JOBS)"
+kmake -j"$JOBS" bzImage modules
+rm -rf "$DIR/mod"
+kmake INSTALL_MOD_PATH="$DIR/mod" modules_install >/dev/null
+touch "$DIR/done"
+log "$VARIANT kernel ready in $(( $(date +%s) - start )) s"
+echo "$DIR"
