@@ -23,7 +23,7 @@ set -eu
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 VARIANT=${1:?usage: kernel.sh debug|builtin}
-CACHE=${CPURNG_KERNEL_CACHE:-$HOME/.cache/cpurng/kernels}
+CACHE=${CPURNG_KERNEL_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/cpurng/kernels}
 JOBS=${JOBS:-$(nproc)}
 TARBALL=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
 
