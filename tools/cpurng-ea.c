@@ -191,16 +191,24 @@ static void report(const struct noise_file *f, const struct options *o,
 }
 
 /*
- * SP800-90B 3.1.4.3 acceptance of an initial estimate h: the most common
- * value of every row (c samples) and column (r samples) within
- * CRITBINOM(n, 2^-h, 1 - alpha), alpha = 0.01 / 2000 = 0.000005 for the
- * 1000 rows and 1000 columns, and both row and column estimates >= h / 2.
+ * SP800-90B 3.1.4.3: the most a value may repeat among n samples of a row
+ * or column under initial estimate h, CRITBINOM(n, 2^-h, 1 - alpha) with
+ * alpha = 0.01 / 2000 = 0.000005 (1000 rows and 1000 columns tested).
+ */
+static unsigned long restart_cutoff(size_t n, double h)
+{
+	return ea_critbinom(n, pow(2, -h), 1 - 0.000005);
+}
+
+/*
+ * 3.1.4.3 acceptance of h: every row (c samples) and column (r samples)
+ * within its cutoff, and both row and column estimates >= h / 2.
  */
 static int restart_accepts(double h, size_t r, size_t c, size_t row_max,
 			   size_t col_max, double h_rows, double h_cols)
 {
-	return row_max <= ea_critbinom(c, pow(2, -h), 1 - 0.000005) &&
-	       col_max <= ea_critbinom(r, pow(2, -h), 1 - 0.000005) &&
+	return row_max <= restart_cutoff(c, h) &&
+	       col_max <= restart_cutoff(r, h) &&
 	       h_rows >= h / 2 && h_cols >= h / 2;
 }
 
@@ -225,13 +233,9 @@ static int restart_tests(const struct noise_file *f, const struct options *o,
 		free(cnt);
 		return 2;
 	}
-	/*
-	 * 3.1.4.3: the most common value of each row and each column against
-	 * CRITBINOM(n, 2^-H_I, 1 - alpha), alpha = 0.01 / 2000 = 0.000005
-	 * (1000 rows and 1000 columns tested).
-	 */
-	cut_row = ea_critbinom(c, pow(2, -o->initial), 1 - 0.000005);
-	cut_col = ea_critbinom(r, pow(2, -o->initial), 1 - 0.000005);
+	/* 3.1.4.3: the most common value of each row and each column */
+	cut_row = restart_cutoff(c, o->initial);
+	cut_col = restart_cutoff(r, o->initial);
 	for (i = 0; i < r; i++) {
 		size_t m = 0;
 

@@ -134,11 +134,6 @@ class Outcome:
     seconds: float = 0.0
 
 
-def console_problems(console, until=None):
-    """Problem lines of the console, up to (not including) line @until."""
-    return console_scan(console, until)[0]
-
-
 def console_scan(console, until=None, known=()):
     """(problem lines, first lines of the known reports skipped)."""
     lines = console.splitlines()
