@@ -8,6 +8,7 @@
 #   make shell        same VM, interactive shell instead of the demo
 #   make check        host unit tests + VM test suites (installs deps)
 #   make check-debug  the VM suites on our own debug kernel, real fips=1
+#                     (GROUP="a b" for some groups only)
 #   make bench        benchmarks in a VM
 #   make lint         checkpatch, sparse, kernel-doc
 #   make deps         install missing Debian packages
@@ -193,7 +194,8 @@ check-debug: deps
 		KMODDIR=$$k/mod/lib/modules/$$kver BUILD=$(BUILD)/kernel-debug
 
 check-debug-run: modules-release modules-testing tools
-	$(HARNESS) check --suite check --suite debug --suite builtin
+	$(HARNESS) check $(if $(GROUP),$(addprefix --group ,$(GROUP)),\
+		--suite check --suite debug --suite builtin)
 
 # Benchmarks: the VM groups of the "bench" suite; ratios, side by side.
 bench: deps

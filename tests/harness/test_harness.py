@@ -185,6 +185,56 @@ def other_warn_after_known_splat_still_fails():
     return counts(declared, GOOD_RESULTS, console).failed == 1
 
 
+OUR_LEAK = ("unreferenced object 0xffff888004e5a340 (size 32):\n"
+            "  comm \"sh\", pid 75, jiffies 4294672110 (age 16.150s)\n"
+            "  hex dump (first 32 bytes):\n"
+            "    63 70 75 72 6e 67 2d 74 65 73 74 2d 6c 65 61 6b  cpurng-test-leak\n"
+            "  backtrace:\n"
+            "    [<000000002f1c4a8e>] detectors_leak+0x3a/0x90 [cpurng_test_detectors]\n")
+OTHER_LEAK = ("unreferenced object 0xffff888004e5a400 (size 64):\n"
+              "  comm \"sh\", pid 75, jiffies 4294672110 (age 16.150s)\n"
+              "  backtrace:\n"
+              "    [<00000000c3d2b1a0>] drbg_alloc_state+0x21/0x300 [cpurng_drbg]\n")
+LEAK_GROUP = Group(name='d', cases=['first', 'second'],
+                   expect_reports=('kmemleak-control', 'kmemleak-control-notice'))
+NOTICE = "[   20.0] kmemleak: 3 new suspected memory leaks (see /sys/kernel/debug/kmemleak)\n"
+
+
+@case
+def expected_report_seen_passes():
+    console = CLEAN_CONSOLE + NOTICE + OUR_LEAK + OUR_LEAK + "[   21.0] reboot: Power down\n"
+    return counts(LEAK_GROUP, GOOD_RESULTS, console).failed == 0
+
+
+@case
+def expected_report_missing_fails():
+    # The checker stayed silent: the positive control fails the group.
+    return counts(LEAK_GROUP, GOOD_RESULTS, CLEAN_CONSOLE + NOTICE).failed == 1
+
+
+@case
+def other_leak_next_to_expected_one_fails():
+    console = CLEAN_CONSOLE + NOTICE + OUR_LEAK + OTHER_LEAK + OUR_LEAK
+    lines = analyse(LEAK_GROUP, GOOD_RESULTS, console, False, 0)
+    return (count_lines(lines).failed == 1 and
+            any('0xffff888004e5a400' in l for l in lines))
+
+
+@case
+def expected_panic_report_before_panic_passes():
+    kasan = ("[    5.0] ==================================================================\n"
+             "[    5.0] BUG: KASAN: slab-out-of-bounds in detectors_oob_read+0x9e/0xc0 [cpurng_test_detectors]\n"
+             "[    5.0] Read of size 1 at addr ffff888004a1b2d0 by task sh/80\n"
+             "[    5.0] Call Trace:\n"
+             "[    5.1] ==================================================================\n"
+             "[    5.1] Kernel panic - not syncing: KASAN: panic_on_warn set ...\n")
+    g = Group(name='k', cases=['setup', 'boom'], expect_panic='^KASAN: panic_on_warn set',
+              expect_reports=('kasan-control',))
+    other = kasan.replace('detectors_oob_read', 'drbg_generate')
+    return (counts(g, PANIC_RESULTS, CLEAN_CONSOLE + kasan).failed == 0 and
+            counts(g, PANIC_RESULTS, CLEAN_CONSOLE + other).failed == 2)
+
+
 def main():
     print('KTAP version 1')
     print(f'1..{len(TESTS)}')

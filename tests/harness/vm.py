@@ -37,19 +37,42 @@ PROBLEM_PATTERNS = [
 ]
 PROBLEM_RE = re.compile('|'.join(f'(?:{p})' for p in PROBLEM_PATTERNS))
 
-# Reports a group may declare expected (setting "known_splats"), each as the
-# regular expressions of its first and last line; everything in between is
-# part of the report.  Only fault-injection groups use them, and each use is
-# listed in the results.
+
+@dataclass(frozen=True)
+class Report:
+    """A multi-line console report, from its first line to its last."""
+    start: str          # regex of the first line
+    last: str = ''      # regex of the last line; '' = while lines are indented
+    require: str = ''   # regex a line of the report must match to be this one
+    one_line: bool = False
+
+
+# Reports a group may declare expected: "known_splats" lets them pass and
+# lists each in the results; "expect_reports" also fails the group if one
+# never appears (positive controls of the debug kernel's checkers).  A
+# report that starts like one of these but lacks its required line is
+# scanned as usual.
 KNOWN_SPLATS = {
     # An injected allocation failure: the allocator's warning and its stack.
-    'alloc-failure': (r'(vmalloc error|page allocation failure): ',
-                      r'</TASK>'),
+    'alloc-failure': Report(r'(vmalloc error|page allocation failure): ',
+                            r'</TASK>'),
     # Linux 6.1's crypto manager WARNs when its own allocation for a
     # self-test thread fails (crypto/api.c, crypto_wait_for_test); the
     # algorithm then registers untested.  Stock behaviour, not ours.
-    'cryptomgr-test-alloc': (r'WARNING: CPU: \d+ PID: \d+ at crypto/api\.c:\d+ '
-                             r'crypto_wait_for_test', r'---\[ end trace'),
+    'cryptomgr-test-alloc': Report(r'WARNING: CPU: \d+ PID: \d+ at crypto/api\.c:\d+ '
+                                   r'crypto_wait_for_test', r'---\[ end trace'),
+    # The deliberate bugs of tests/modules/cpurng_test_detectors.c.
+    'kmemleak-control': Report(r'^unreferenced object 0x', '',
+                               r'cpurng-test-leak|detectors_leak'),
+    # kmemleak's console notice after a scan that found the leaks above.
+    'kmemleak-control-notice': Report(r'kmemleak: \d+ new suspected memory leaks',
+                                      one_line=True),
+    'kasan-control': Report(r'BUG: KASAN: slab-out-of-bounds in detectors_oob_read',
+                            r'={40,}'),
+    'ubsan-control': Report(r'UBSAN: array-index-out-of-bounds in .*cpurng_test_detectors\.c',
+                            r'={40,}'),
+    'lockdep-control': Report(r'WARNING: possible circular locking dependency detected',
+                              r'</TASK>', r'detectors_lock_[ab]'),
 }
 PANIC_RE = re.compile(r'Kernel panic - not syncing: (.*)')
 DONE_MARK = '# cpurng-vm-done'
@@ -80,6 +103,7 @@ class Group:
     # and KVER_<NAME> (our kernel with cpurng built in: kernel = builtin).
     kernel: str = ''
     known_splats: tuple = ()    # names from KNOWN_SPLATS
+    expect_reports: tuple = ()  # names from KNOWN_SPLATS that must appear
 
 
 def load_group(path):
@@ -97,11 +121,12 @@ def load_group(path):
                 'variant', 'memory', 'kernel'):
         if key in settings:
             setattr(g, key, settings[key])
-    if 'known_splats' in settings:
-        g.known_splats = tuple(settings['known_splats'].split())
-        unknown = set(g.known_splats) - set(KNOWN_SPLATS)
-        if unknown:
-            raise ValueError(f'{path}: unknown known_splats {sorted(unknown)}')
+    for key in ('known_splats', 'expect_reports'):
+        if key in settings:
+            setattr(g, key, tuple(settings[key].split()))
+            unknown = set(getattr(g, key)) - set(KNOWN_SPLATS)
+            if unknown:
+                raise ValueError(f'{path}: unknown {key} {sorted(unknown)}')
     for key in ('timeout', 'disk'):
         if key in settings:
             setattr(g, key, int(settings[key]))
@@ -134,27 +159,47 @@ class Outcome:
     seconds: float = 0.0
 
 
+def _report_end(report, lines, i):
+    """Index just past the report whose first line is lines[i]."""
+    if report.one_line:
+        return i + 1
+    for j in range(i + 1, len(lines)):
+        if report.last:
+            if re.search(report.last, lines[j]):
+                return j + 1
+        elif not lines[j][:1].isspace():
+            return j
+    return len(lines)
+
+
 def console_scan(console, until=None, known=()):
-    """(problem lines, first lines of the known reports skipped)."""
+    """(problem lines, [(report name, its first line)] of known reports)."""
     lines = console.splitlines()
     if until is not None:
         lines = lines[:until]
-    spans = [(re.compile(KNOWN_SPLATS[k][0]), re.compile(KNOWN_SPLATS[k][1]))
-             for k in known]
-    problems, skipped, end = [], [], None
-    for l in lines:
-        if end:
-            if end.search(l):
-                end = None
+    problems, skipped = [], []
+    i = 0
+    while i < len(lines):
+        name = next((k for k in known
+                     if re.search(KNOWN_SPLATS[k].start, lines[i])), None)
+        if name is None:
+            if PROBLEM_RE.search(lines[i]):
+                problems.append(lines[i].strip())
+            i += 1
             continue
-        for start, stop in spans:
-            if start.search(l):
-                skipped.append(l.strip())
-                end = stop
-                break
-        else:
-            if PROBLEM_RE.search(l):
-                problems.append(l.strip())
+        report = KNOWN_SPLATS[name]
+        j = _report_end(report, lines, i)
+        span = lines[i:j]
+        if report.require and not any(re.search(report.require, l)
+                                      for l in span):
+            # Not the expected report: its first line is a problem like
+            # any other, and scanning resumes right after it.
+            if PROBLEM_RE.search(lines[i]):
+                problems.append(lines[i].strip())
+            i += 1
+            continue
+        skipped.append((name, lines[i].strip()))
+        i = j
     return problems, skipped
 
 
@@ -184,6 +229,7 @@ def analyse(group, results_text, console, timed_out, exit_status):
             panic_at, panic_msg = i, m.group(1).strip()
             break
 
+    known = tuple(dict.fromkeys(group.known_splats + group.expect_reports))
     extra = []
     if group.expect_panic:
         number, case = expect if expect else (plan_n, group.cases[-1])
@@ -195,18 +241,26 @@ def analyse(group, results_text, console, timed_out, exit_status):
             extra.append(f'not ok {number} {case} # panicked, but not as expected: "{panic_msg}"')
         else:
             extra.append(f'ok {number} {case} # panicked as expected: "{panic_msg}"')
-        problems, skipped = console_scan(console, panic_at, group.known_splats)
+        problems, skipped = console_scan(console, panic_at, known)
     else:
-        problems, skipped = console_scan(console, None, group.known_splats)
+        problems, skipped = console_scan(console, None, known)
 
     checks = []
-    allowed = [f'# known report ({len(skipped)} in all): {s}'
-               for s in sorted(set(skipped))[:10]]
+    firsts = [first for _, first in skipped]
+    allowed = [f'# known report ({len(firsts)} in all): {s}'
+               for s in sorted(set(firsts))[:10]]
     if problems:
         checks.append(('not ok', 'console_clean',
                        allowed + [f'# console: {p}' for p in problems[:20]]))
     else:
         checks.append(('ok', 'console_clean', allowed))
+    if group.expect_reports:
+        seen = {name for name, _ in skipped}
+        missing = [n for n in group.expect_reports if n not in seen]
+        checks.append(('not ok' if missing else 'ok', 'expected_reports',
+                       [f'# expected report never appeared: {n}' for n in missing] +
+                       [f'# expected report seen: {n}' for n in group.expect_reports
+                        if n in seen]))
     complete = done or (group.expect_panic and expect is not None)
     if timed_out:
         checks.append(('not ok', 'vm_finished', [f'# timed out after {group.timeout}s']))

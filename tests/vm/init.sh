@@ -51,7 +51,7 @@ n=$(echo $cases | wc -w)
 
 {
 	echo "KTAP version 1"
-	echo "# cpurng-vm group=$group kernel=$(uname -r) cpus=$(nproc)"
+	echo "# cpurng-vm group=$group kernel=$(uname -r) cpus=$(nproc) uptime=$(cut -d" " -f1 /proc/uptime)s"
 	echo "1..$n"
 } > $out
 [ -f "$conf" ] || { echo "# no such group: $group" > $out; poweroff -f; }

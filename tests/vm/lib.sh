@@ -154,6 +154,18 @@ failslab_setup() {
 	echo N > /sys/kernel/debug/failslab/ignore-gfp-wait
 	echo 0 > /sys/kernel/debug/failslab/verbose
 	echo -1 > /sys/kernel/debug/failslab/times
+	# Page allocations too, of every order and gfp (the defaults skip
+	# order 0 and sleeping allocations, i.e. nearly all of ours).
+	if [ ! -d /sys/kernel/debug/fail_page_alloc ]; then
+		diag "injecting into slab allocations only (no CONFIG_FAIL_PAGE_ALLOC)"
+		return 0
+	fi
+	diag "injecting into slab and page allocations"
+	echo N > /sys/kernel/debug/fail_page_alloc/ignore-gfp-wait
+	echo N > /sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem
+	echo 0 > /sys/kernel/debug/fail_page_alloc/min-order
+	echo 0 > /sys/kernel/debug/fail_page_alloc/verbose
+	echo -1 > /sys/kernel/debug/fail_page_alloc/times
 }
 
 # nested <name> <program...>: run a KTAP-printing program, indent its
