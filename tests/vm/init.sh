@@ -85,12 +85,11 @@ for c in $cases; do
 	rm -f /tmp/skip-reason
 done
 # On a kernel with kmemleak, a leak is only found by a scan after the
-# tests; objects younger than 5 s are not reported, hence the wait.  The
-# report goes to the console, where the harness fails the run on it.
+# tests (kmemleak_scan in lib.sh).  The report goes to the console, where
+# the harness fails the run on it.
 if [ -w /sys/kernel/debug/kmemleak ]; then
-	sleep 6
-	echo scan > /sys/kernel/debug/kmemleak
-	echo scan > /sys/kernel/debug/kmemleak
+	. /tests/lib.sh
+	kmemleak_scan
 	cat /sys/kernel/debug/kmemleak > /dev/console
 	echo "# kmemleak scan done" > $out
 fi

@@ -151,21 +151,32 @@ fuzz() {
 # fails only atomic ones), and quietly (verbose mode prints a stack trace
 # per failure, which the harness would take for a splat).
 failslab_setup() {
-	echo N > /sys/kernel/debug/failslab/ignore-gfp-wait
-	echo 0 > /sys/kernel/debug/failslab/verbose
-	echo -1 > /sys/kernel/debug/failslab/times
+	local page=/sys/kernel/debug/fail_page_alloc a
 	# Page allocations too, of every order and gfp (the defaults skip
 	# order 0 and sleeping allocations, i.e. nearly all of ours).
-	if [ ! -d /sys/kernel/debug/fail_page_alloc ]; then
+	if [ -d $page ]; then
+		diag "injecting into slab and page allocations"
+		echo N > $page/ignore-gfp-highmem
+		echo 0 > $page/min-order
+	else
 		diag "injecting into slab allocations only (no CONFIG_FAIL_PAGE_ALLOC)"
-		return 0
+		page=
 	fi
-	diag "injecting into slab and page allocations"
-	echo N > /sys/kernel/debug/fail_page_alloc/ignore-gfp-wait
-	echo N > /sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem
-	echo 0 > /sys/kernel/debug/fail_page_alloc/min-order
-	echo 0 > /sys/kernel/debug/fail_page_alloc/verbose
-	echo -1 > /sys/kernel/debug/fail_page_alloc/times
+	for a in /sys/kernel/debug/failslab $page; do
+		echo N > $a/ignore-gfp-wait
+		echo 0 > $a/verbose
+		echo -1 > $a/times
+	done
+}
+
+# kmemleak_scan: make kmemleak report every leak present now.  It skips
+# objects younger than 5 s, and objects whose contents changed since its
+# previous scan (a new object's checksum starts at zero), so a new leak
+# needs the wait and two scans.
+kmemleak_scan() {
+	sleep 6
+	echo scan > /sys/kernel/debug/kmemleak
+	echo scan > /sys/kernel/debug/kmemleak
 }
 
 # nested <name> <program...>: run a KTAP-printing program, indent its

@@ -219,8 +219,10 @@ static int sweep_afalg(const char *alg)
 	ktap_diag("%s: %d allocations failed one by one", alg, fired);
 	ktap_diag("refused the request cleanly: %d; absorbed: %d", refused,
 		  fired - refused);
-	if (n > MAX_N)
+	if (n > MAX_N) {
+		ktap_diag("still failing after %d allocations", MAX_N);
 		bad++;
+	}
 	return ktap_check(!bad && fired > 0, "afalg_sweep_clean_and_works_after");
 }
 
