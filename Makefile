@@ -12,16 +12,30 @@
 #   make bench        benchmarks in a VM
 #   make lint         checkpatch, sparse, kernel-doc
 #   make deps         install missing Debian packages
+#   make fresh-root-check
+#                     make run on a fresh debootstrap root, from nothing
 #
+# Every target above but the plain "make" installs the packages it needs
+# first (DEPS=<script> replaces scripts/deps.sh).
 # KDIR=<headers or kernel tree> overrides the newest installed Debian
 # linux-headers-*-amd64; KIMAGE and KMODDIR name the kernel the VM boots and
 # its module tree (default: Debian's image and modules matching KDIR).
 
 SRC := $(CURDIR)
 BUILD ?= $(SRC)/build
+export BUILD
 
+# What comes from Debian's packages is found while this file is parsed, so
+# a make that installs them must not use what it found: every target that
+# needs packages runs `deps` and then does its work in a sub-make (do-<target>
+# below), which parses this file again after the packages are there.  For
+# the same reason the values found here are never exported: an empty KDIR
+# found before `deps` would reach the sub-make as if the user had set it.
+# Values the user gives (command line or environment) pass down as usual.
+DEPS ?= $(SRC)/scripts/deps.sh
+HEADERS_ROOT ?= /usr/src
 ifeq ($(origin KDIR),undefined)
-KDIR := $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
+KDIR := $(shell ls -d $(HEADERS_ROOT)/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
 endif
 # Debian's headers carry the upstream version in kernel.release; the name
 # the kernel reports (and its module directory) is UTS_RELEASE.
@@ -31,14 +45,15 @@ KVER := $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
 endif
 KIMAGE ?= /boot/vmlinuz-$(KVER)
 KMODDIR ?= /lib/modules/$(KVER)
-export KDIR KVER KIMAGE KMODDIR BUILD
+# The kernel the VM boots, for the harness and the evidence script.
+KERNEL_ENV = KDIR='$(KDIR)' KVER='$(KVER)' KIMAGE='$(KIMAGE)' KMODDIR='$(KMODDIR)'
 
 CC ?= gcc
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11
 GUEST_CFLAGS := $(HOST_CFLAGS) -D_GNU_SOURCE
 GUEST_LDLIBS := -lpthread
 PYTHON ?= python3
-HARNESS := $(PYTHON) $(SRC)/tests/harness/main.py --build $(BUILD)
+HARNESS = $(KERNEL_ENV) $(PYTHON) $(SRC)/tests/harness/main.py --build $(BUILD)
 
 # User tools (tools/*.c, each with its man page), linked with libkcapi.
 TOOLS := $(patsubst $(SRC)/tools/%.c,$(BUILD)/tools/%,\
@@ -54,7 +69,8 @@ HOST_C_TESTS := $(BUILD)/host/test_jitter_health \
 HOST_BENCHES := $(BUILD)/host/bench_collector_mix
 HOST_TESTS := $(HOST_C_TESTS) $(SRC)/tests/host/test_build.py \
 	      $(SRC)/tests/host/test_ea.py $(SRC)/tests/host/test_evidence_report.py \
-	      $(SRC)/tests/harness/test_harness.py
+	      $(SRC)/tests/harness/test_harness.py \
+	      $(SRC)/tests/host/test_first_invocation.py
 TEST_HEADERS := $(wildcard $(SRC)/tests/lib/*.h $(SRC)/include/cpurng/*.h)
 
 # Files a kernel build needs, linked into one tree per variant so the
@@ -63,10 +79,9 @@ KBUILD_TREE := Kbuild Kconfig crypto include tests/modules
 
 .PHONY: all modules modules-release modules-testing tools user-tools \
 	guest-programs \
-	host-tests check check-run check-debug check-debug-run check-group \
-	bench evidence lint \
-	lint-sparse-build \
-	run shell deps clean require-kdir
+	host-tests $(PACKAGED_TARGETS) $(addprefix do-,$(PACKAGED_TARGETS)) \
+	check-debug-suites fresh-root-check lint-sparse-build \
+	deps clean require-kdir
 
 all: modules tools
 
@@ -95,7 +110,7 @@ $(BUILD)/tools/cpurng-ea: $(SRC)/tools/cpurng-ea.c $(EA_SRCS) $(SRC)/tools/ea/ea
 	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -lm
 
 deps:
-	@$(SRC)/scripts/deps.sh
+	@$(DEPS)
 
 require-kdir:
 	@test -n "$(KDIR)" -a -f "$(KDIR)/Makefile" || { \
@@ -159,12 +174,16 @@ $(BUILD)/host/bench_%: $(SRC)/tests/host/bench_%.c $(TEST_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 
-# The README's test command: installs what is missing, builds, runs the
-# host unit tests and every VM group of the "check" suite.
-check: deps
-	@$(MAKE) --no-print-directory check-run
+# Targets that need Debian's packages: `deps` first, then the work in a
+# sub-make that parses this file after the packages are installed (see
+# KDIR above).  Each one's work is the rule do-<target>.
+PACKAGED_TARGETS := check check-debug check-group bench evidence run shell lint
+$(PACKAGED_TARGETS): deps
+	@$(MAKE) --no-print-directory do-$@
 
-check-run: modules-release modules-testing tools
+# The README's test command: builds, runs the host unit tests and every VM
+# group of the "check" suite.
+do-check: modules-release modules-testing tools
 	$(HARNESS) check --suite check $(addprefix --host-test ,$(HOST_TESTS))
 
 # The debug lane, on our own kernels (scripts/kernel.sh; built once and
@@ -180,7 +199,7 @@ DEBUG_TIMEOUT_SCALE ?= 4
 # get_random_bytes to become credited as on Debian.  The AF_ALG fuzzer runs
 # about 20 times slower there: 20,000 operations instead of 100,000.
 DEBUG_CMDLINE ?= random.trust_cpu=on cpurng_fuzz_ops=20000
-check-debug: deps
+do-check-debug:
 	@k=$$($(SRC)/scripts/kernel.sh debug) && \
 	b=$$($(SRC)/scripts/kernel.sh builtin) && \
 	kver=$$(cat $$k/build/include/config/kernel.release) && \
@@ -189,46 +208,49 @@ check-debug: deps
 	CPURNG_KERNEL_CMDLINE="$(DEBUG_CMDLINE)" \
 	KIMAGE_BUILTIN=$$b/build/arch/x86/boot/bzImage \
 	KMODDIR_BUILTIN=$$b/mod/lib/modules/$$bver KVER_BUILTIN=$$bver \
-	$(MAKE) --no-print-directory check-debug-run KDIR=$$k/build \
+	$(MAKE) --no-print-directory check-debug-suites KDIR=$$k/build \
 		KVER=$$kver KIMAGE=$$k/build/arch/x86/boot/bzImage \
 		KMODDIR=$$k/mod/lib/modules/$$kver BUILD=$(BUILD)/kernel-debug
 
-check-debug-run: modules-release modules-testing tools
+check-debug-suites: modules-release modules-testing tools
 	$(HARNESS) check $(if $(GROUP),$(addprefix --group ,$(GROUP)),\
 		--suite check --suite debug --suite builtin)
 
 # Benchmarks: the VM groups of the "bench" suite; ratios, side by side.
-bench: deps
-	@$(MAKE) --no-print-directory modules-release modules-testing tools
+do-bench: modules-release modules-testing tools
 	$(HARNESS) check --suite bench $(addprefix --host-test ,$(HOST_BENCHES))
 
 # Entropy evidence: raw captures (native and in VMs), SP800-90B analysis,
 # plots and build/evidence/report/report.rst.  EVIDENCE_ARGS=--publish
 # copies the report to Documentation/.  Takes about half an hour.
-evidence: deps
-	@$(MAKE) --no-print-directory modules-testing tools
-	BUILD=$(BUILD) KVER=$(KVER) KIMAGE=$(KIMAGE) KMODDIR=$(KMODDIR) \
-		$(PYTHON) $(SRC)/scripts/evidence.py $(EVIDENCE_ARGS)
+do-evidence: modules-testing tools
+	$(KERNEL_ENV) $(PYTHON) $(SRC)/scripts/evidence.py $(EVIDENCE_ARGS)
 
-# One VM group: make check-group GROUP=jitter
-check-group: modules-testing tools
+# Selected VM groups: make check-group GROUP="jitter jitter-icount"
+do-check-group: modules-release modules-testing tools
 	$(HARNESS) check $(addprefix --group ,$(GROUP))
 
-run: deps
-	@$(MAKE) --no-print-directory modules-release tools
+# The demo exits non-zero unless the guest ran it to its end.
+do-run: modules-release tools
 	$(HARNESS) demo
 
-shell: deps
-	@$(MAKE) --no-print-directory modules-release tools
+do-shell: modules-release tools
 	$(HARNESS) shell
 
-lint: deps
-	@BUILD=$(BUILD) KDIR=$(KDIR) $(SRC)/scripts/lint.sh
+do-lint:
+	@$(KERNEL_ENV) $(SRC)/scripts/lint.sh
 
 # sparse over every object, test hooks included (C=2 checks even when
 # nothing needs rebuilding).
 lint-sparse-build: require-kdir
 	$(call kbuild-variant,lint,CONFIG_CRYPTO_CPURNG_TESTING=y C=2)
 
+# The README's first command on a fresh debootstrap root (see the script).
+FRESH_ROOT ?= $(BUILD)/fresh-root
+fresh-root-check:
+	@$(SRC)/scripts/fresh-root-check.sh $(FRESH_ROOT)
+
+# A fresh root left mounted must not take the host's /dev or /proc with it.
 clean:
-	rm -rf $(BUILD)
+	@$(SRC)/scripts/fresh-root.sh remove $(FRESH_ROOT)
+	rm -rf --one-file-system $(BUILD)

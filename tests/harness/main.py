@@ -7,7 +7,8 @@
       "check: N passed, N failed, N skipped"; exit 1 on any failure.
   main.py demo | shell
       Boot the VM with the release modules and run the demo, or a shell,
-      on the terminal.
+      on the terminal.  demo exits 1 unless the guest reports that the
+      demo ran to its end and succeeded.
 
 Build products are found under --build (default: ./build).
 """
@@ -157,10 +158,54 @@ def cmd_check(args):
     return report.finish()
 
 
-def cmd_interactive(args, group):
+# The demo ends in about a minute under TCG; past this it has hung.
+DEMO_TIMEOUT = 300
+
+
+def cmd_demo(args):
+    """make run: the demo on the terminal, its verdict from the results port."""
     initrd = make_initramfs(args.build, 'release')
-    cmd = vm.qemu_command(env('KIMAGE'), initrd, group,
-                          cmdline='quiet' if group == 'demo' else '',
+    outdir = os.path.join(args.build, 'demo')
+    os.makedirs(outdir, exist_ok=True)
+    results = os.path.join(outdir, 'results')
+    if os.path.exists(results):
+        os.unlink(results)
+    cmd = vm.qemu_command(env('KIMAGE'), initrd, 'demo', cmdline='quiet',
+                          qemu_extra='-smp 2', console='mon:stdio',
+                          results=results)
+    start = time.monotonic()
+    try:
+        status = subprocess.call(cmd, timeout=DEMO_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        status = None
+    seconds = time.monotonic() - start
+    text = open(results, errors='replace').read() \
+        if os.path.exists(results) else ''
+    problem = demo_problem(status, text)
+    if problem:
+        print(f'\nmake run: FAILED: {problem}', file=sys.stderr)
+        return 1
+    print(f'\nmake run: demo passed in {seconds:.0f}s')
+    return 0
+
+
+def demo_problem(status, results):
+    """Why the demo failed, or None: qemu's status (None: timed out) and
+    what the guest wrote to the results port."""
+    verdict = [l for l in results.splitlines()
+               if l.startswith('# cpurng-demo exit=')]
+    if status is None:
+        return f'the demo did not finish within {DEMO_TIMEOUT}s'
+    if not verdict:
+        return f'the guest stopped before the demo ended (qemu exit {status})'
+    if verdict[-1] != '# cpurng-demo exit=0':
+        return f'the demo failed ({verdict[-1][2:]})'
+    return None
+
+
+def cmd_shell(args):
+    initrd = make_initramfs(args.build, 'release')
+    cmd = vm.qemu_command(env('KIMAGE'), initrd, 'shell',
                           qemu_extra='-smp 2', console='mon:stdio')
     return subprocess.call(cmd)
 
@@ -177,7 +222,9 @@ def main():
     args = p.parse_args()
     if args.command == 'check':
         return cmd_check(args)
-    return cmd_interactive(args, args.command)
+    if args.command == 'demo':
+        return cmd_demo(args)
+    return cmd_shell(args)
 
 
 if __name__ == '__main__':

@@ -14,6 +14,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from ktap import count_lines  # noqa: E402
+from main import demo_problem  # noqa: E402
 from vm import Group, analyse, load_group  # noqa: E402
 
 GOOD_RESULTS = """KTAP version 1
@@ -233,6 +234,18 @@ def expected_panic_report_before_panic_passes():
     other = kasan.replace('detectors_oob_read', 'drbg_generate')
     return (counts(g, PANIC_RESULTS, CLEAN_CONSOLE + kasan).failed == 0 and
             counts(g, PANIC_RESULTS, CLEAN_CONSOLE + other).failed == 2)
+
+
+@case
+def demo_verdict_only_from_its_end_marker():
+    # make run passes only when the guest says the demo ended with 0.
+    start = '# cpurng-demo start\n'
+    return (demo_problem(0, start + '# cpurng-demo exit=0\n') is None and
+            'failed' in demo_problem(0, start + '# cpurng-demo exit=1\n') and
+            'stopped' in demo_problem(0, start) and
+            'stopped' in demo_problem(0, '') and
+            'within' in demo_problem(None, start) and
+            demo_problem(1, '# cpurng-demo exit=0\n') is None)
 
 
 def main():

@@ -1,0 +1,122 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The README's first command on a fresh Debian 12 machine, from nothing:
+# a debootstrap root without any of the project's packages, the commit
+# cloned into it, the README's prerequisites (make), then `make run`, once,
+# to the end of its demo.  The project's own `deps` must install everything
+# else, and the host must come out unchanged (its packages, /boot and
+# /lib/modules).  KTAP out; the last line is "check: N passed, N failed,
+# N skipped"; exit 1 on any failure.
+#
+# Usage: scripts/fresh-root-check.sh [DIR]   (default: build/fresh-root)
+# FRESH_ROOT_KEEP=1 keeps the root for inspection or for later checks.
+set -u
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(realpath -m "${1:-$SRC/build/fresh-root}")
+FR=$SRC/scripts/fresh-root.sh
+# The packages the README asks a new user to have (to clone and to run make).
+PREREQUISITES="make"
+# What the first command's run may take at most, cold (about 8 minutes here).
+TIMEOUT=2400
+
+passed=0
+failed=0
+n=0
+result() {
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		passed=$((passed + 1))
+		echo "ok $n $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n $2"
+	fi
+}
+
+elapsed() {
+	echo $(($(date +%s) - $1))
+}
+
+# The host's installed packages and its kernels' files, as one digest.
+host_state() {
+	{
+		dpkg-query -W -f='${Package} ${Version} ${Status}\n'
+		find /boot /lib/modules -printf '%p %s %T@\n' 2>/dev/null | sort
+	} | sha256sum | cut -d' ' -f1
+}
+
+in_root() {
+	"$FR" run "$ROOT" "$@"
+}
+
+echo "KTAP version 1"
+echo "1..6"
+commit=$(git -C "$SRC" rev-parse HEAD)
+echo "# fresh root $ROOT, commit $commit"
+[ -z "$(git -C "$SRC" status --porcelain --untracked-files=no)" ] ||
+	echo "# note: uncommitted changes in $SRC are not part of this check"
+
+"$FR" prepare
+t_all=$(date +%s)
+before=$(host_state)
+"$FR" remove "$ROOT"
+start=$(date +%s)
+if "$FR" create "$ROOT"; then
+	result ok "root_created_by_debootstrap # $(elapsed $start) s"
+else
+	result fail "root_created_by_debootstrap"
+	echo "check: $passed passed, $((failed + 5)) failed, 0 skipped"
+	exit 1
+fi
+
+# Nothing the project needs may be there yet: the point is that deps
+# installs it.  (Packages of priority required, which every Debian has,
+# are allowed.)
+present=$(in_root sh -c 'for p in $(cat); do
+	dpkg-query -W -f="\${Status} \${Priority}\n" "$p" 2>/dev/null |
+		grep -q "install ok installed" &&
+	! dpkg-query -W -f="\${Priority}" "$p" | grep -qx required && echo "$p"
+done; true' <<EOF
+$("$SRC/scripts/deps.sh" --list)
+EOF
+)
+if [ -z "$present" ]; then
+	result ok "root_has_none_of_the_project_packages"
+else
+	echo "# already in the root: $present"
+	result fail "root_has_none_of_the_project_packages"
+fi
+
+git clone -q "$SRC" "$ROOT/root/cpurng" && git -C "$ROOT/root/cpurng" checkout -q "$commit"
+start=$(date +%s)
+log=$ROOT.make-run.log
+if in_root sh -c "export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends $PREREQUISITES >/dev/null &&
+	cd /root/cpurng && exec timeout $TIMEOUT make run </dev/null" >"$log" 2>&1; then
+	rc=0
+else
+	rc=$?
+fi
+seconds=$(elapsed $start)
+sed 's/^/# /' "$log"
+if [ $rc = 0 ]; then
+	result ok "make_run_first_invocation # $seconds s"
+else
+	echo "# make run exited $rc after $seconds s"
+	result fail "make_run_first_invocation"
+fi
+grep -q '^deps: installing:' "$log" && result ok "deps_installed_the_packages" ||
+	result fail "deps_installed_the_packages"
+grep -q '^demo done' "$log" && grep -q '^make run: demo passed' "$log" &&
+	result ok "demo_ran_to_its_end" || result fail "demo_ran_to_its_end"
+
+[ "${FRESH_ROOT_KEEP:-0}" = 1 ] || "$FR" remove "$ROOT"
+if [ "$(host_state)" = "$before" ]; then
+	result ok "host_packages_boot_and_modules_unchanged"
+else
+	result fail "host_packages_boot_and_modules_unchanged"
+fi
+echo "# fresh-root-check: $(elapsed $t_all) s in all"
+echo "check: $passed passed, $failed failed, 0 skipped"
+[ $failed = 0 ]
