@@ -239,12 +239,11 @@ def expected_panic_report_before_panic_passes():
 @case
 def demo_verdict_only_from_its_end_marker():
     # make run passes only when the guest says the demo ended with 0.
-    start = '# cpurng-demo start\n'
-    return (demo_problem(0, start + '# cpurng-demo exit=0\n') is None and
-            'failed' in demo_problem(0, start + '# cpurng-demo exit=1\n') and
-            'stopped' in demo_problem(0, start) and
+    return (demo_problem(0, '# cpurng-demo exit=0\n') is None and
+            'failed' in demo_problem(0, '# cpurng-demo exit=1\n') and
             'stopped' in demo_problem(0, '') and
-            'within' in demo_problem(None, start) and
+            'stopped' in demo_problem(0, 'KTAP version 1\n') and
+            'within' in demo_problem(None, '') and
             demo_problem(1, '# cpurng-demo exit=0\n') is None)
 
 
