@@ -17,9 +17,12 @@
 #
 # Every target above but the plain "make" installs the packages it needs
 # first (DEPS=<script> replaces scripts/deps.sh).
-# KDIR=<headers or kernel tree> overrides the newest installed Debian
-# linux-headers-*-amd64; KIMAGE and KMODDIR name the kernel the VM boots and
-# its module tree (default: Debian's image and modules matching KDIR).
+# Debian 12 ships two kernels, 6.1 and 6.12; KERNEL=6.1 (the default) or
+# KERNEL=6.12 picks the one a target builds for and boots, and every target
+# prints it.  make check and make bench run on both unless KERNEL= is given.
+# KDIR=<headers or kernel tree> overrides Debian's linux-headers of KERNEL;
+# KIMAGE and KMODDIR name the kernel the VM boots and its module tree
+# (default: Debian's image and modules matching KDIR).
 
 SRC := $(CURDIR)
 BUILD ?= $(SRC)/build
@@ -34,19 +37,54 @@ export BUILD
 # Values the user gives (command line or environment) pass down as usual.
 DEPS ?= $(SRC)/scripts/deps.sh
 HEADERS_ROOT ?= /usr/src
-ifeq ($(origin KDIR),undefined)
-KDIR := $(shell ls -d $(HEADERS_ROOT)/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
-endif
+KERNELS := 6.1 6.12
+KERNEL ?= 6.1
+# Debian's headers of one kernel series: linux-headers-6.1.0-57-amd64 or
+# linux-headers-6.12.118+deb12-amd64 (never 6.12 for 6.1: the series is
+# followed by a dot).  The newest of the series if several are installed.
+headers-of = $(shell ls -d $(HEADERS_ROOT)/linux-headers-$(1).*-amd64 \
+	       2>/dev/null | sort -V | tail -n 1)
 # Debian's headers carry the upstream version in kernel.release; the name
 # the kernel reports (and its module directory) is UTS_RELEASE.
+uts-of = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+	   $(1)/include/generated/utsrelease.h 2>/dev/null)
+ifeq ($(origin KDIR),undefined)
+ifeq ($(filter $(KERNEL),$(KERNELS)),)
+$(error KERNEL=$(KERNEL): Debian kernels are $(KERNELS); pass KDIR= for another)
+endif
+KDIR := $(call headers-of,$(KERNEL))
+endif
 ifeq ($(origin KVER),undefined)
-KVER := $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
-	  $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+KVER := $(call uts-of,$(KDIR))
 endif
 KIMAGE ?= /boot/vmlinuz-$(KVER)
 KMODDIR ?= /lib/modules/$(KVER)
-# The kernel the VM boots, for the harness and the evidence script.
-KERNEL_ENV = KDIR='$(KDIR)' KVER='$(KVER)' KIMAGE='$(KIMAGE)' KMODDIR='$(KMODDIR)'
+# Our modules for KERNEL, one tree per build variant (release, testing).
+KMODULES ?= $(BUILD)/$(KERNEL)
+# The kernels make check and make bench run on: both Debian kernels, or
+# only the one the user named (KERNEL= or KDIR=).
+ifneq ($(filter command line environment,$(origin KERNEL) $(origin KDIR)),)
+CHECK_KERNELS ?= $(KERNEL)
+else
+CHECK_KERNELS ?= $(KERNELS)
+endif
+# Per kernel K of CHECK_KERNELS: headers, release, image and module tree;
+# KERNEL's are the values above (which the user may have set).
+kdir-for = $(if $(filter $(1),$(KERNEL)),$(KDIR),$(call headers-of,$(1)))
+kver-for = $(if $(filter $(1),$(KERNEL)),$(KVER),$(call uts-of,$(call kdir-for,$(1))))
+kimage-for = $(if $(filter $(1),$(KERNEL)),$(KIMAGE),/boot/vmlinuz-$(call kver-for,$(1)))
+kmoddir-for = $(if $(filter $(1),$(KERNEL)),$(KMODDIR),/lib/modules/$(call kver-for,$(1)))
+ksuffix = $(subst .,_,$(subst -,_,$(1)))
+# The kernel the VM boots, for the harness and the evidence script; and
+# for --kernel K of the harness, the same values with the suffix _K.
+KERNEL_ENV = KERNEL='$(KERNEL)' KDIR='$(KDIR)' KVER='$(KVER)' \
+	KIMAGE='$(KIMAGE)' KMODDIR='$(KMODDIR)' KMODULES='$(KMODULES)' \
+	$(foreach k,$(CHECK_KERNELS),\
+	  KVER_$(call ksuffix,$(k))='$(call kver-for,$(k))' \
+	  KIMAGE_$(call ksuffix,$(k))='$(call kimage-for,$(k))' \
+	  KMODDIR_$(call ksuffix,$(k))='$(call kmoddir-for,$(k))' \
+	  KMODULES_$(call ksuffix,$(k))='$(BUILD)/$(k)')
+HARNESS_KERNELS = $(addprefix --kernel ,$(CHECK_KERNELS))
 
 CC ?= gcc
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11
@@ -77,7 +115,7 @@ TEST_HEADERS := $(wildcard $(SRC)/tests/lib/*.h $(SRC)/include/cpurng/*.h)
 # release and testing objects never mix.
 KBUILD_TREE := Kbuild Kconfig crypto include tests/modules
 
-.PHONY: all modules modules-release modules-testing tools user-tools \
+.PHONY: all modules modules-all modules-release modules-testing tools user-tools \
 	guest-programs \
 	host-tests $(PACKAGED_TARGETS) $(addprefix do-,$(PACKAGED_TARGETS)) \
 	check-debug-suites fresh-root-check lint-sparse-build \
@@ -114,25 +152,34 @@ deps:
 
 require-kdir:
 	@test -n "$(KDIR)" -a -f "$(KDIR)/Makefile" || { \
-		echo "error: no kernel headers found; run 'make deps' or pass KDIR=" >&2; \
+		echo "error: no kernel headers for KERNEL=$(KERNEL) found; run 'make deps' or pass KDIR=" >&2; \
 		exit 1; }
+	@echo "kernel: KERNEL=$(KERNEL) KVER=$(KVER) KDIR=$(KDIR)"
+
+# The release and testing modules for each kernel of CHECK_KERNELS.
+modules-all:
+	@$(foreach k,$(CHECK_KERNELS),$(MAKE) --no-print-directory \
+		modules-release modules-testing KERNEL=$(k) \
+		KDIR='$(call kdir-for,$(k))' KVER='$(call kver-for,$(k))' \
+		KIMAGE='$(call kimage-for,$(k))' \
+		KMODDIR='$(call kmoddir-for,$(k))' KMODULES='$(BUILD)/$(k)' &&) true
 
 modules: modules-release
 
 # $(1): variant name, $(2): extra kbuild variables
 define kbuild-variant
-	@mkdir -p $(BUILD)/$(1)/tests
+	@mkdir -p $(KMODULES)/$(1)/tests
 	@for f in $(KBUILD_TREE); do \
-		mkdir -p $(BUILD)/$(1)/$$(dirname $$f); \
+		mkdir -p $(KMODULES)/$(1)/$$(dirname $$f); \
 		if [ -d $(SRC)/$$f ]; then \
-			mkdir -p $(BUILD)/$(1)/$$f; \
-			cp -rs --no-clobber $(SRC)/$$f/. $(BUILD)/$(1)/$$f/; \
+			mkdir -p $(KMODULES)/$(1)/$$f; \
+			cp -rs --no-clobber $(SRC)/$$f/. $(KMODULES)/$(1)/$$f/; \
 		else \
-			ln -sfn $(SRC)/$$f $(BUILD)/$(1)/$$f; \
+			ln -sfn $(SRC)/$$f $(KMODULES)/$(1)/$$f; \
 		fi; \
 	done
-	$(MAKE) -C $(KDIR) M=$(BUILD)/$(1) $(2) modules
-	@$(SRC)/scripts/sign-modules.sh $(KDIR) $(BUILD)/$(1)
+	$(MAKE) -C $(KDIR) M=$(KMODULES)/$(1) KCFLAGS=-Werror $(2) modules
+	@$(SRC)/scripts/sign-modules.sh $(KDIR) $(KMODULES)/$(1)
 endef
 
 modules-release: require-kdir
@@ -183,8 +230,8 @@ $(PACKAGED_TARGETS): deps
 
 # The README's test command: builds, runs the host unit tests and every VM
 # group of the "check" suite.
-do-check: modules-release modules-testing tools
-	$(HARNESS) check --suite check $(addprefix --host-test ,$(HOST_TESTS))
+do-check: modules-all tools
+	$(HARNESS) check --suite check $(HARNESS_KERNELS) $(addprefix --host-test ,$(HOST_TESTS))
 
 # The debug lane, on our own kernels (scripts/kernel.sh; built once and
 # cached outside the checkout):
@@ -194,6 +241,10 @@ do-check: modules-release modules-testing tools
 #   builtin  cpurng built in: the "builtin" suite (boot self-tests)
 # Everything it builds goes to $(BUILD)/kernel-debug.
 DEBUG_TIMEOUT_SCALE ?= 4
+# Two VMs at once, as in make check: the harness pairs only VMs on
+# single-threaded TCG (one host thread each) and doubles every timeout
+# when it pairs.  DEBUG_VM_JOBS=1 runs one at a time.
+DEBUG_VM_JOBS ?= 2
 # Debian's kernel trusts RDRAND to initialise its RNG (RANDOM_TRUST_CPU);
 # tinyconfig does not, so say it on the command line: the DRBG tests expect
 # get_random_bytes to become credited as on Debian.  The AF_ALG fuzzer runs
@@ -204,11 +255,11 @@ do-check-debug:
 	b=$$($(SRC)/scripts/kernel.sh builtin) && \
 	kver=$$(cat $$k/build/include/config/kernel.release) && \
 	bver=$$(cat $$b/build/include/config/kernel.release) && \
-	CPURNG_TIMEOUT_SCALE=$(DEBUG_TIMEOUT_SCALE) \
+	CPURNG_TIMEOUT_SCALE=$(DEBUG_TIMEOUT_SCALE) CPURNG_VM_JOBS=$(DEBUG_VM_JOBS) \
 	CPURNG_KERNEL_CMDLINE="$(DEBUG_CMDLINE)" \
 	KIMAGE_BUILTIN=$$b/build/arch/x86/boot/bzImage \
 	KMODDIR_BUILTIN=$$b/mod/lib/modules/$$bver KVER_BUILTIN=$$bver \
-	$(MAKE) --no-print-directory check-debug-suites KDIR=$$k/build \
+	$(MAKE) --no-print-directory check-debug-suites KERNEL=debug KDIR=$$k/build \
 		KVER=$$kver KIMAGE=$$k/build/arch/x86/boot/bzImage \
 		KMODDIR=$$k/mod/lib/modules/$$kver BUILD=$(BUILD)/kernel-debug
 
@@ -217,8 +268,8 @@ check-debug-suites: modules-release modules-testing tools
 		--suite check --suite debug --suite builtin)
 
 # Benchmarks: the VM groups of the "bench" suite; ratios, side by side.
-do-bench: modules-release modules-testing tools
-	$(HARNESS) check --suite bench $(addprefix --host-test ,$(HOST_BENCHES))
+do-bench: modules-all tools
+	$(HARNESS) check --suite bench $(HARNESS_KERNELS) $(addprefix --host-test ,$(HOST_BENCHES))
 
 # Entropy evidence: raw captures (native and in VMs), SP800-90B analysis,
 # plots and build/evidence/report/report.rst.  EVIDENCE_ARGS=--publish
@@ -227,8 +278,8 @@ do-evidence: modules-testing tools
 	$(KERNEL_ENV) $(PYTHON) $(SRC)/scripts/evidence.py $(EVIDENCE_ARGS)
 
 # Selected VM groups: make check-group GROUP="jitter jitter-icount"
-do-check-group: modules-release modules-testing tools
-	$(HARNESS) check $(addprefix --group ,$(GROUP))
+do-check-group: modules-all tools
+	$(HARNESS) check $(HARNESS_KERNELS) $(addprefix --group ,$(GROUP))
 
 # The demo exits non-zero unless the guest ran it to its end.
 do-run: modules-release tools

@@ -133,7 +133,6 @@ out:
 static const struct file_operations cpurng_cr_cap_fops = {
 	.owner = THIS_MODULE,
 	.read = cpurng_cr_cap_read,
-	.llseek = no_llseek,
 };
 
 u64 cpurng_cr_capture_dropped(void)

@@ -10,7 +10,6 @@
  * The derivation function (10.3.2), run only for seed material and
  * additional input, uses the AES library on single blocks.
  */
-#include <asm/unaligned.h>
 #include <crypto/aes.h>
 #include <crypto/skcipher.h>
 #include <linux/minmax.h>
@@ -19,6 +18,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "../include/cpurng/compat.h"
 #include "../include/cpurng/drbg.h"
 
 /*

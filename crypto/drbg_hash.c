@@ -3,12 +3,12 @@
  * Hash_DRBG, SP800-90A section 10.1.1, over the crypto API's shaN.
  * State: V and C, each seedlen bytes (55 for SHA-1/256, 111 for SHA-384/512).
  */
-#include <asm/unaligned.h>
 #include <crypto/hash.h>
 #include <linux/minmax.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "../include/cpurng/compat.h"
 #include "../include/cpurng/drbg.h"
 
 /*

@@ -4,8 +4,8 @@
  * trusted.
  *
  * The selection is the "sources" module parameter, a list of
- * name[:credit] with the credit in bits per byte, 0 (mixed in, trusted for
- * nothing) to 8 (full entropy):
+ * name[@driver][:credit] with the credit in bits per byte, 0 (mixed in,
+ * trusted for nothing) to 8 (full entropy):
  *
  *   jitterentropy_rng:8   health-tested full-entropy blocks (default 8)
  *   cpu_randomness:0      the collector: nobody can measure its entropy
@@ -13,6 +13,17 @@
  *   get_random_bytes:8    the kernel RNG, credited only once it reports
  *                         itself initialised (default 8)
  *   <any crypto_rng>:N    by cra_name or driver name (default 0)
+ *
+ * Credit goes to a driver, not to a name.  A name is looked up by the
+ * crypto API, which may find another driver than the administrator meant:
+ * on Debian's 6.12 "jitterentropy_rng" is the kernel's built-in jitter RNG
+ * unless it is kept off at boot, and that one ignores its own health-test
+ * failures outside fips=1.  So each source expects one driver: ours for
+ * our two names (jitterentropy_rng-cpurng, cpu_randomness-cpurng), the
+ * name itself for any other, or the one given after '@'.  A source that
+ * resolves to a different driver still feeds the seed but is credited 0,
+ * and says so in the log and in source_state; crediting another driver
+ * takes naming it, as in jitterentropy_rng@jitterentropy_rng:8.
  *
  * It can be changed at runtime through
  * /sys/module/cpurng_drbg/parameters/sources and takes effect at the next
@@ -39,7 +50,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "../include/cpurng/collector.h"
 #include "../include/cpurng/drbg.h"
+#include "../include/cpurng/jitter.h"
 
 #define CPURNG_SRC_RANDOM	"get_random_bytes"
 /* Uncredited sources still contribute this much material per seed. */
@@ -52,16 +65,22 @@
 /**
  * struct cpurng_src - one configured source and its handle
  * @name: crypto_rng name, or "get_random_bytes"
- * @credit: bits of entropy credited per byte
+ * @expect: the only driver the credit applies to ("" for get_random_bytes)
+ * @explicit: @expect was given after '@' (shown back in the selection)
+ * @credit: bits of entropy credited per byte, if @name resolves to @expect
  * @rng: crypto_rng handle, allocated on first use
+ * @foreign: @rng's driver is not @expect: credited 0
  * @err: outcome of the last use (0, or the errno that made us skip it)
  * @bytes: bytes delivered
  * @failures: times skipped
  */
 struct cpurng_src {
 	char name[CRYPTO_MAX_ALG_NAME];
+	char expect[CRYPTO_MAX_ALG_NAME];
+	bool explicit;
 	u8 credit;
 	struct crypto_rng *rng;
+	bool foreign;
 	int err;
 	u64 bytes;
 	u64 failures;
@@ -86,6 +105,18 @@ static u8 cpurng_src_default_credit(const char *name)
 	return 0;
 }
 
+/* The driver a source's credit is meant for, unless named after '@'. */
+static const char *cpurng_src_default_driver(const char *name)
+{
+	if (!strcmp(name, CPURNG_JENT_NAME))
+		return CPURNG_JENT_DRIVER;
+	if (!strcmp(name, CPURNG_CR_NAME))
+		return CPURNG_CR_DRIVER;
+	if (!strcmp(name, CPURNG_SRC_RANDOM))
+		return "";
+	return name;
+}
+
 /* A DRBG as a source of a DRBG would seed itself, possibly from itself. */
 static bool cpurng_src_is_drbg(const char *name)
 {
@@ -107,12 +138,16 @@ static int cpurng_src_parse(const char *spec, struct cpurng_src *out,
 	p = strim(copy);
 	while (!ret && (item = strsep(&p, ",")) != NULL) {
 		char *credit = strchr(item, ':');
+		char *driver;
 		struct cpurng_src *s;
 		unsigned int c;
 
-		item = strim(item);
 		if (credit)
 			*credit++ = '\0';
+		driver = strchr(item, '@');
+		if (driver)
+			*driver++ = '\0';
+		item = strim(item);
 		if (!*item) {
 			pr_err("sources: empty source name\n");
 			ret = -EINVAL;
@@ -122,6 +157,12 @@ static int cpurng_src_parse(const char *spec, struct cpurng_src *out,
 			ret = -EINVAL;
 		} else if (strlen(item) >= CRYPTO_MAX_ALG_NAME) {
 			pr_err("sources: name too long: %s\n", item);
+			ret = -EINVAL;
+		} else if (driver && (!*driver ||
+				      strlen(driver) >= CRYPTO_MAX_ALG_NAME ||
+				      !strcmp(item, CPURNG_SRC_RANDOM))) {
+			pr_err("sources: %s@%s: a crypto_rng and a driver name expected\n",
+			       item, driver);
 			ret = -EINVAL;
 		} else if (cpurng_src_is_drbg(item)) {
 			pr_err("sources: %s is a DRBG and cannot seed a DRBG\n",
@@ -149,6 +190,9 @@ static int cpurng_src_parse(const char *spec, struct cpurng_src *out,
 		s = &out[(*n)++];
 		memset(s, 0, sizeof(*s));
 		strscpy(s->name, item, sizeof(s->name));
+		strscpy(s->expect, driver ?: cpurng_src_default_driver(item),
+			sizeof(s->expect));
+		s->explicit = driver;
 		s->credit = credit ? c : cpurng_src_default_credit(item);
 	}
 	if (!ret && !*n) {
@@ -229,19 +273,36 @@ void cpurng_drbg_sources_exit(void)
 	mutex_unlock(&cpurng_srcs_lock);
 }
 
+/*
+ * The handle of a crypto_rng source, allocated on first use; notes (and
+ * logs, once per handle) a driver other than the one the credit is for.
+ */
+static int cpurng_src_get_rng(struct cpurng_src *s)
+{
+	const char *driver;
+	int ret;
+
+	if (s->rng)
+		return 0;
+	s->rng = crypto_alloc_rng(s->name, 0, 0);
+	if (IS_ERR(s->rng)) {
+		ret = PTR_ERR(s->rng);
+		s->rng = NULL;
+		return ret;
+	}
+	driver = crypto_tfm_alg_driver_name(crypto_rng_tfm(s->rng));
+	s->foreign = strcmp(driver, s->expect);
+	if (s->foreign && s->credit)
+		pr_warn("seed source %s is driver %s, not %s: credited 0 (name it as %s@%s to credit it)\n",
+			s->name, driver, s->expect, s->name, driver);
+	return 0;
+}
+
 /* Read from a crypto_rng source: retry transient failures, reset once. */
 static int cpurng_src_read_rng(struct cpurng_src *s, u8 *buf, size_t len)
 {
 	int ret = -EAGAIN, tries;
 
-	if (!s->rng) {
-		s->rng = crypto_alloc_rng(s->name, 0, 0);
-		if (IS_ERR(s->rng)) {
-			ret = PTR_ERR(s->rng);
-			s->rng = NULL;
-			return ret;
-		}
-	}
 	for (tries = 0; tries <= CPURNG_SRC_RETRIES; tries++) {
 		ret = crypto_rng_get_bytes(s->rng, buf, len);
 		if (ret == -EFAULT && tries == 0 &&
@@ -251,6 +312,14 @@ static int cpurng_src_read_rng(struct cpurng_src *s, u8 *buf, size_t len)
 			break;
 	}
 	return ret;
+}
+
+/* The credit in force: none before the kernel RNG is up, or for a foreign driver. */
+static u8 cpurng_src_credit(const struct cpurng_src *s, bool random_ready)
+{
+	if (cpurng_src_is_random(s) ? !random_ready : s->foreign)
+		return 0;
+	return s->credit;
 }
 
 int cpurng_drbg_sources_gather(u32 need_bits, struct cpurng_drbg_gathered *g)
@@ -267,7 +336,8 @@ int cpurng_drbg_sources_gather(u32 need_bits, struct cpurng_drbg_gathered *g)
 	for (i = 0; i < cpurng_nsrcs; i++) {
 		struct cpurng_src *s = &cpurng_srcs[i];
 		bool random = cpurng_src_is_random(s);
-		u8 credit = random && !random_ready ? 0 : s->credit;
+		int got = random ? 0 : cpurng_src_get_rng(s);
+		u8 credit = cpurng_src_credit(s, random_ready);
 		size_t want = credit ? DIV_ROUND_UP(need_bits, credit) :
 				       CPURNG_SRC_UNCREDITED_BYTES;
 
@@ -278,7 +348,7 @@ int cpurng_drbg_sources_gather(u32 need_bits, struct cpurng_drbg_gathered *g)
 			get_random_bytes(g->buf + g->len, want);
 			ret = 0;
 		} else {
-			ret = cpurng_src_read_rng(s, g->buf + g->len, want);
+			ret = got ?: cpurng_src_read_rng(s, g->buf + g->len, want);
 		}
 		if (ret) {
 			if (s->err != ret)
@@ -308,8 +378,11 @@ int cpurng_drbg_sources_gather(u32 need_bits, struct cpurng_drbg_gathered *g)
 }
 
 /*
- * The selection ("name:credit,...") or, with @state, one line per source:
- * name, credit in force now, state, bytes delivered, failures.
+ * The selection ("name[@driver]:credit,...") or, with @state, one line per
+ * source: name, credit in force now, state, bytes delivered, failures, the
+ * driver the name resolved to ("-" before first use and for
+ * get_random_bytes), then why the credit in force is not the configured
+ * one, if it is not.
  */
 int cpurng_drbg_sources_show(char *buf, size_t size, bool state)
 {
@@ -321,20 +394,28 @@ int cpurng_drbg_sources_show(char *buf, size_t size, bool state)
 	for (i = 0; i < cpurng_nsrcs; i++) {
 		const struct cpurng_src *s = &cpurng_srcs[i];
 		bool random = cpurng_src_is_random(s);
+		char note[CRYPTO_MAX_ALG_NAME + 32] = "";
 
 		if (!state) {
-			len += scnprintf(buf + len, size - len, "%s%s:%u",
-					 i ? "," : "", s->name, s->credit);
+			len += scnprintf(buf + len, size - len, "%s%s%s%s:%u",
+					 i ? "," : "", s->name,
+					 s->explicit ? "@" : "",
+					 s->explicit ? s->expect : "", s->credit);
 			continue;
 		}
+		if (s->credit && random && !random_ready)
+			strscpy(note, " (kernel RNG not initialised)", sizeof(note));
+		else if (s->credit && s->foreign)
+			snprintf(note, sizeof(note), " (credit only for driver %s)",
+				 s->expect);
 		len += scnprintf(buf + len, size - len,
-				 "%s credit %u%s %s bytes %llu failures %llu\n",
-				 s->name,
-				 random && !random_ready ? 0 : s->credit,
-				 random && !random_ready ? " (kernel RNG not initialised)" : "",
+				 "%s credit %u %s bytes %llu failures %llu driver %s%s\n",
+				 s->name, cpurng_src_credit(s, random_ready),
 				 s->err ? "failed" : (s->rng || random) ? "ok" :
 				 "unused",
-				 s->bytes, s->failures);
+				 s->bytes, s->failures,
+				 s->rng ? crypto_tfm_alg_driver_name(crypto_rng_tfm(s->rng)) :
+				 "-", note);
 	}
 	mutex_unlock(&cpurng_srcs_lock);
 	return len;

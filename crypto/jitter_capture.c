@@ -235,7 +235,6 @@ static const struct file_operations cpurng_cap_raw_fops = {
 	.open = cpurng_cap_open_file,
 	.read = cpurng_cap_read_raw,
 	.release = cpurng_cap_release,
-	.llseek = no_llseek,
 };
 
 static const struct file_operations cpurng_cap_restart_fops = {
@@ -243,7 +242,6 @@ static const struct file_operations cpurng_cap_restart_fops = {
 	.open = cpurng_cap_open_file,
 	.read = cpurng_cap_read_restart,
 	.release = cpurng_cap_release,
-	.llseek = no_llseek,
 };
 
 static ssize_t cpurng_cap_read_boot(struct file *file, char __user *ubuf,

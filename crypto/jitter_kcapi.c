@@ -19,6 +19,7 @@
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/string.h>
 
 #include "../include/cpurng/jitter.h"
 #include "../include/cpurng/module_util.h"
@@ -152,7 +153,7 @@ static void cpurng_jent_report_conflict(void)
 		       module_name(alg->cra_module),
 		       module_name(alg->cra_module));
 	else
-		pr_err("cannot register: %s is already provided by driver %s, built into the kernel; this module cannot coexist with it\n",
+		pr_err("cannot register: %s is already provided by driver %s, built into the kernel; boot with initcall_blacklist=jent_mod_init to keep it from registering, then load this module\n",
 		       CPURNG_JENT_NAME, alg->cra_driver_name);
 	crypto_free_rng(other);
 }
@@ -184,14 +185,18 @@ static int __init cpurng_jent_mod_init(void)
 		goto err_capture;
 	}
 
+	if (cpurng_jent_test_rename())
+		strscpy(cpurng_jent_alg.base.cra_name, CPURNG_JENT_TEST_NAME,
+			sizeof(cpurng_jent_alg.base.cra_name));
 	ret = crypto_register_rng(&cpurng_jent_alg);
 	if (ret == -EEXIST)
 		cpurng_jent_report_conflict();
 	if (ret)
 		goto err_capture;
 
-	pr_info("registered %s: osr %u, buffer %u bytes, per sample %u accesses and %u foldings\n",
-		CPURNG_JENT_DRIVER, cpurng_jent_config.osr,
+	pr_info("registered %s as %s: osr %u, buffer %u bytes, per sample %u accesses and %u foldings\n",
+		CPURNG_JENT_DRIVER, cpurng_jent_alg.base.cra_name,
+		cpurng_jent_config.osr,
 		cpurng_jent_config.mem_size, cpurng_jent_config.mem_loops,
 		cpurng_jent_config.fold_loops);
 	return 0;

@@ -15,6 +15,10 @@
  *                            RNG refuses (QEMU -icount, the negative
  *                            control); instances still run their own
  *                            start-up test and refuse to produce output
+ *   test_rename=1            register under the cra_name
+ *                            jitterentropy_rng_test, so the module can run
+ *                            beside a built-in stock jitterentropy_rng
+ *                            (Debian's 6.12) for a side-by-side benchmark
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -49,6 +53,15 @@ MODULE_PARM_DESC(test_coarse_timer, "TESTING: use jiffies as the timer");
 static bool test_skip_startup;
 module_param(test_skip_startup, bool, 0444);
 MODULE_PARM_DESC(test_skip_startup, "TESTING: skip the platform start-up test at load");
+
+static bool test_rename;
+module_param(test_rename, bool, 0444);
+MODULE_PARM_DESC(test_rename, "TESTING: register as " CPURNG_JENT_TEST_NAME);
+
+bool cpurng_jent_test_rename(void)
+{
+	return test_rename;
+}
 
 bool cpurng_jent_test_skip_startup(void)
 {

@@ -9,6 +9,9 @@ PACKAGES="
 build-essential
 linux-headers-amd64
 linux-image-amd64
+linux-headers-6.12-amd64
+linux-image-6.12-amd64
+pahole
 linux-source-6.1
 qemu-system-x86
 busybox-static

@@ -41,6 +41,11 @@ KEY=$( (echo "$VERSION $VARIANT"; cat $FRAGS) | sha256sum | cut -c1-12)
 DIR="$CACHE/$VARIANT-$KEY"
 log() { echo "kernel.sh: $*" >&2; }
 
+mkdir -p "$CACHE"
+# One build per cache entry at a time: a second run (CI beside a developer,
+# two terminals) waits here instead of unpacking into the same tree.
+exec 9>"$CACHE/.$VARIANT.lock"
+flock 9
 if [ -f "$DIR/done" ] && [ "$VARIANT" != builtin ]; then
 	echo "$DIR"
 	exit 0
@@ -51,17 +56,26 @@ for old in "$CACHE/$VARIANT"-*; do
 	[ "$old" = "$DIR" ] || [ ! -d "$old" ] || rm -rf "$old"
 done
 start=$(date +%s)
-if [ ! -f "$DIR/src/Makefile" ]; then
+# The unpacked tree counts only once tar has finished: an interrupted
+# unpack (Ctrl-C, a killed CI job) leaves src.partial, never a src/ that
+# has a Makefile but lacks half of scripts/.
+if [ ! -f "$DIR/src/.cpurng-unpacked" ]; then
 	log "unpacking $(basename "$TARBALL") for the $VARIANT kernel"
-	rm -rf "$DIR/src"
-	mkdir -p "$DIR/src"
-	tar -xf "$TARBALL" -C "$DIR/src" --strip-components=1
+	rm -rf "$DIR/src" "$DIR/src.partial" "$DIR/build"
+	mkdir -p "$DIR/src.partial"
+	tar -xf "$TARBALL" -C "$DIR/src.partial" --strip-components=1
+	touch "$DIR/src.partial/.cpurng-unpacked"
+	mv "$DIR/src.partial" "$DIR/src"
 fi
-if [ "$VARIANT" = builtin ] && [ ! -e "$DIR/src/crypto/cpurng" ]; then
-	# The in-tree build, as the top-level Kconfig describes it.
-	ln -s "$SRC" "$DIR/src/crypto/cpurng"
-	echo 'source "crypto/cpurng/Kconfig"' >> "$DIR/src/crypto/Kconfig"
-	echo 'obj-y += cpurng/' >> "$DIR/src/crypto/Makefile"
+if [ "$VARIANT" = builtin ]; then
+	# The in-tree build, as the top-level Kconfig describes it.  The link
+	# is remade every time: the cached kernel must build this checkout,
+	# not the one that first created the cache entry.
+	ln -sfn "$SRC" "$DIR/src/crypto/cpurng"
+	grep -q 'crypto/cpurng/Kconfig' "$DIR/src/crypto/Kconfig" ||
+		echo 'source "crypto/cpurng/Kconfig"' >> "$DIR/src/crypto/Kconfig"
+	grep -q '^obj-y += cpurng/' "$DIR/src/crypto/Makefile" ||
+		echo 'obj-y += cpurng/' >> "$DIR/src/crypto/Makefile"
 fi
 
 kmake() {

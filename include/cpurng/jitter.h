@@ -24,6 +24,8 @@
 
 #define CPURNG_JENT_NAME	"jitterentropy_rng"
 #define CPURNG_JENT_DRIVER	"jitterentropy_rng-cpurng"
+/* The testing build's name beside a built-in stock jitter RNG. */
+#define CPURNG_JENT_TEST_NAME	"jitterentropy_rng_test"
 
 /* Output block: the SHA-256 digest size. */
 #define CPURNG_JENT_BLOCK_BYTES	32
@@ -135,6 +137,7 @@ void cpurng_jent_test_sample(struct cpurng_jent *j,
 bool cpurng_jent_test_fips(void);
 bool cpurng_jent_test_coarse_timer(void);
 bool cpurng_jent_test_skip_startup(void);
+bool cpurng_jent_test_rename(void);
 #else
 static inline void cpurng_jent_test_sample(struct cpurng_jent *j,
 					   struct cpurng_noise_sample *s)
@@ -152,6 +155,11 @@ static inline bool cpurng_jent_test_coarse_timer(void)
 }
 
 static inline bool cpurng_jent_test_skip_startup(void)
+{
+	return false;
+}
+
+static inline bool cpurng_jent_test_rename(void)
 {
 	return false;
 }

@@ -48,7 +48,7 @@ def _module_index(kmoddir):
     return index
 
 
-def _builtin_names(kmoddir):
+def builtin_names(kmoddir):
     """Modules built into the kernel (our own kernels build some in)."""
     path = os.path.join(kmoddir, 'modules.builtin')
     if not os.path.exists(path):
@@ -72,7 +72,7 @@ def _copy_module(kmoddir, rel, dest):
 
 def _stock_modules(root, kver, kmoddir):
     index = _module_index(kmoddir)
-    builtin = _builtin_names(kmoddir)
+    builtin = builtin_names(kmoddir)
     want, seen = list(STOCK_MODULES), set()
     while want:
         name = want.pop()

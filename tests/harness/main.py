@@ -18,7 +18,9 @@ import glob
 import os
 import subprocess
 import sys
+import threading
 import time
+from dataclasses import dataclass
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -38,15 +40,55 @@ def env(name):
     return value
 
 
-def modules(build, variant):
+@dataclass
+class Kernel:
+    """One kernel the VM groups boot, with our modules built for it."""
+    label: str          # '' (the only one), '6.1', '6.12', 'builtin'
+    kimage: str
+    kmoddir: str
+    kver: str
+    modules_dir: str    # holds release/ and testing/ (our kbuild trees)
+    # Parameters every boot of this kernel gets.  Debian's 6.12 builds the
+    # stock jitterentropy_rng into the kernel, where it takes the name our
+    # jitter RNG registers: initcall_blacklist keeps it from registering
+    # (see Documentation/kernels.rst).  Groups that test the clash itself
+    # set stock_jitter = builtin and boot without it.
+    cmdline: str = ''
+    builtin: frozenset = frozenset()
+
+    @property
+    def tag(self):
+        return f'-{self.label}' if self.label else ''
+
+
+STOCK_JITTER_BLACKLIST = 'initcall_blacklist=jent_mod_init'
+
+
+def load_kernel(label, default_modules):
+    """The kernel named @label (env KIMAGE_<L>, ...), or the default one."""
+    suffix = '_' + label.upper().replace('.', '_').replace('-', '_') \
+        if label else ''
+    kmoddir = env('KMODDIR' + suffix)
+    builtin = frozenset(initramfs.builtin_names(kmoddir))
+    return Kernel(label=label, kimage=env('KIMAGE' + suffix), kmoddir=kmoddir,
+                  kver=env('KVER' + suffix),
+                  modules_dir=os.environ.get('KMODULES' + suffix) or
+                  default_modules,
+                  cmdline=STOCK_JITTER_BLACKLIST
+                  if 'jitterentropy_rng' in builtin else '',
+                  builtin=builtin)
+
+
+def modules(kernel, variant):
     if variant == 'none':   # cpurng is built into the kernel
         return []
-    kos = sorted(glob.glob(os.path.join(build, variant, 'crypto', '*.ko')))
+    base = os.path.join(kernel.modules_dir, variant)
+    kos = sorted(glob.glob(os.path.join(base, 'crypto', '*.ko')))
     if variant == 'testing':
-        kos += sorted(glob.glob(os.path.join(build, variant, 'tests',
-                                             'modules', '*.ko')))
+        kos += sorted(glob.glob(os.path.join(base, 'tests', 'modules',
+                                             '*.ko')))
     if not kos:
-        sys.exit(f'error: no {variant} modules under {build}; build them first')
+        sys.exit(f'error: no {variant} modules under {base}; build them first')
     return kos
 
 
@@ -55,16 +97,9 @@ def guest_bins(build):
                   glob.glob(os.path.join(build, 'tools', '*')))
 
 
-def kernel_env(kernel, name):
-    """KIMAGE, KMODDIR or KVER of the default kernel or of a named one."""
-    return env(f'{name}_{kernel.upper()}' if kernel else name)
-
-
-def make_initramfs(build, variant, kernel=''):
-    suffix = f'-{kernel}' if kernel else ''
-    out = os.path.join(build, f'initramfs-{variant}{suffix}.cpio')
-    initramfs.build(out, kernel_env(kernel, 'KVER'),
-                    kernel_env(kernel, 'KMODDIR'), modules(build, variant),
+def make_initramfs(build, variant, kernel):
+    out = os.path.join(build, f'initramfs-{variant}{kernel.tag}.cpio')
+    initramfs.build(out, kernel.kver, kernel.kmoddir, modules(kernel, variant),
                     guest_bins(build), TESTS)
     return out
 
@@ -75,6 +110,7 @@ class Report:
     def __init__(self, planned, path):
         self.number = 0
         self.counts = ktap.Counts()
+        self.per_kernel = {}
         self.file = open(path, 'w')
         self.emit(['KTAP version 1', f'1..{planned}'])
 
@@ -84,16 +120,19 @@ class Report:
             self.file.write(line + '\n')
         sys.stdout.flush()
 
-    def suite(self, name, lines, seconds):
+    def suite(self, name, lines, seconds, kernel='host'):
         self.number += 1
         counts = ktap.count_lines(lines)
         self.counts.add(counts)
+        self.per_kernel.setdefault(kernel, ktap.Counts()).add(counts)
         self.emit(ktap.indent(lines))
         self.emit([f'# {name}: {counts} in {seconds:.1f}s'])
         status = 'not ok' if counts.failed else 'ok'
         self.emit([f'{status} {self.number} {name}'])
 
     def finish(self):
+        if len(self.per_kernel) > 1:
+            self.emit([f'# {k}: {c}' for k, c in self.per_kernel.items()])
         self.emit([f'check: {self.counts}'])
         self.file.close()
         return 1 if self.counts.failed or not self.number else 0
@@ -117,13 +156,96 @@ def run_host_test(exe, timeout=600):
     return lines, time.monotonic() - start
 
 
+@dataclass
+class Job:
+    """One group on one kernel: its name in the report and where it runs."""
+    group: vm.Group
+    kernel: Kernel
+    name: str
+    outdir: str
+
+
+def plan_jobs(groups, kernels, named, out):
+    """Every group on every kernel of the run; a group that names its own
+    kernel (kernel = builtin) runs once, on that one."""
+    jobs = []
+    for g in groups:
+        targets = [named(g.kernel)] if g.kernel else kernels
+        for k in targets:
+            label = k.label if len(kernels) > 1 and not g.kernel else ''
+            name = f'{label}_{g.name}' if label else g.name
+            jobs.append(Job(g, k, name, os.path.join(out, label, g.name)))
+    return jobs
+
+
+def run_jobs(jobs, start_job, emit, parallel, host_cpus=None):
+    """Run up to @parallel jobs at once, a group with alone = yes (it
+    measures time) with no other; report each in plan order, whatever
+    order they ran in.
+
+    The VMs beside each other never keep more host threads busy than the
+    host has CPUs (@host_cpus): a multi-threaded TCG guest whose vCPU
+    threads the host preempts can execute stale translations of kernel
+    text that another vCPU has just patched (QEMU 7.2; seen as an int3
+    Oops during boot-time text patching of Debian's 6.12 with two VMs of
+    two vCPU threads each on two CPUs).  Such a VM runs beside another
+    only where the host has the CPUs for both."""
+    host_cpus = host_cpus or os.cpu_count() or 1
+    results = [None] * len(jobs)
+    running = {}
+    done = threading.Condition()
+    reported = 0
+
+    def worker(i):
+        outcome = start_job(jobs[i])
+        with done:
+            results[i] = outcome
+            del running[i]
+            done.notify_all()
+
+    def flush():
+        nonlocal reported
+        while reported < len(jobs) and results[reported] is not None:
+            emit(jobs[reported], results[reported])
+            reported += 1
+
+    def fits(job):
+        busy = sum(jobs[r].group.host_threads for r in running)
+        return not running or (
+            not job.group.alone and len(running) < parallel and
+            not any(jobs[r].group.alone for r in running) and
+            busy + job.group.host_threads <= host_cpus)
+
+    # The first job in plan order that fits starts: a job that must wait
+    # for the host to empty does not hold back the ones that fit beside
+    # what is running.
+    pending = list(range(len(jobs)))
+    with done:
+        while pending:
+            i = next((p for p in pending if fits(jobs[p])), None)
+            if i is None:
+                done.wait()
+            else:
+                pending.remove(i)
+                running[i] = threading.Thread(target=worker, args=(i,))
+                running[i].start()
+            flush()
+        while running:
+            done.wait()
+        flush()
+
+
 def cmd_check(args):
     suites = args.suite or ['check']
     groups = [g for g in vm.load_groups(os.path.join(TESTS, 'vm', 'groups'))
               if (g.name in args.group if args.group else g.suite in suites)]
     # Slow kernels (KASAN, lockdep) stretch every timeout, in the host's
-    # watchdog and in the guest's per-case limit alike.
+    # watchdog and in the guest's per-case limit alike; so does sharing
+    # the CPUs with a second VM.
+    parallel = max(1, args.jobs)
     scale = int(os.environ.get('CPURNG_TIMEOUT_SCALE', '1'))
+    if parallel > 1:
+        scale *= 2
     # Kernel parameters for every group of this run (our own kernels).
     extra = os.environ.get('CPURNG_KERNEL_CMDLINE', '')
     for g in groups:
@@ -137,8 +259,27 @@ def cmd_check(args):
     out = os.path.join(args.build,
                        '-'.join(suites) if not args.group else 'check')
     os.makedirs(out, exist_ok=True)
-    report = Report(len(args.host_test) + len(groups),
+
+    default_modules = args.build
+    kernels = [load_kernel(label, default_modules) for label in args.kernel] \
+        or [load_kernel('', default_modules)]
+    extra_kernels = {}
+
+    def named(label):
+        if label not in extra_kernels:
+            extra_kernels[label] = load_kernel(label, default_modules)
+        return extra_kernels[label]
+
+    jobs = plan_jobs(groups, kernels, named, out)
+    report = Report(len(args.host_test) + len(jobs),
                     os.path.join(out, 'results.ktap'))
+    for k in kernels + list(extra_kernels.values()):
+        report.emit([f'# kernel {k.label or "default"}: {k.kver} '
+                     f'({k.kimage}){" cmdline " + k.cmdline if k.cmdline else ""}'])
+    if parallel > 1:
+        report.emit([f'# up to {parallel} VMs at once, with no more vCPU '
+                     f'threads than the {os.cpu_count()} host CPUs; groups '
+                     'that measure time run alone; timeouts x2'])
 
     for exe in args.host_test:
         lines, seconds = run_host_test(exe)
@@ -146,27 +287,52 @@ def cmd_check(args):
                      seconds)
 
     initrds = {}
-    for g in groups:
-        key = (g.variant, g.kernel)
+    for j in jobs:
+        key = (j.group.variant, j.kernel.label)
         if key not in initrds:
-            initrds[key] = make_initramfs(args.build, g.variant, g.kernel)
-        outcome = vm.run_group(g, kernel_env(g.kernel, 'KIMAGE'), initrds[key],
-                               os.path.join(out, g.name))
-        report.suite('vm_' + g.name, outcome.lines, outcome.seconds)
+            initrds[key] = make_initramfs(args.build, j.group.variant,
+                                          j.kernel)
+
+    def start_job(j):
+        return run_job(j, initrds[(j.group.variant, j.kernel.label)])
+
+    def emit(j, outcome):
+        report.suite('vm_' + j.name, outcome.lines, outcome.seconds,
+                     j.kernel.label or 'default')
         if outcome.counts.failed:
-            report.emit([f'# logs: {os.path.join(out, g.name)}'])
+            report.emit([f'# logs: {j.outdir}'])
+
+    run_jobs(jobs, start_job, emit, parallel)
     return report.finish()
+
+
+def run_job(job, initrd):
+    """Boot one group on its kernel, or skip it where it cannot run."""
+    g, k = job.group, job.kernel
+    if g.needs_builtin and g.needs_builtin not in k.builtin:
+        return vm.Outcome(lines=['KTAP version 1', '1..1',
+                                 f'ok 1 {g.name} # SKIP {g.needs_builtin} '
+                                 f'is not built into {k.kver}'],
+                          counts=ktap.count_lines(['ok 1 x # SKIP']))
+    cmdline = g.cmdline
+    if k.cmdline and not g.stock_jitter_builtin:
+        cmdline = f'{k.cmdline} {cmdline}'.strip()
+    return vm.run_group(g, k.kimage, initrd, job.outdir, cmdline=cmdline)
 
 
 # The demo takes about 10 s of guest time under TCG; past this it has hung.
 DEMO_TIMEOUT = 300
 
 
-def terminal_vm(args, group, **kwargs):
+def terminal_vm(args, group, cmdline='', results=None):
     """The QEMU command of a release VM whose console is this terminal."""
-    return vm.qemu_command(env('KIMAGE'), make_initramfs(args.build, 'release'),
-                           group, qemu_extra='-smp 2', console='mon:stdio',
-                           **kwargs)
+    k = load_kernel('', args.build)
+    print(f'{group}: KERNEL={os.environ.get("KERNEL", "?")} {k.kver} '
+          f'({k.kimage}){" " + k.cmdline if k.cmdline else ""}')
+    return vm.qemu_command(k.kimage, make_initramfs(args.build, 'release', k),
+                           group, cmdline=f'{k.cmdline} {cmdline}'.strip(),
+                           qemu_extra='-smp 2', console='mon:stdio',
+                           results=results)
 
 
 def cmd_demo(args):
@@ -220,6 +386,12 @@ def main():
                    help='suite(s) of VM groups to run (default: check)')
     p.add_argument('--group', action='append', default=[])
     p.add_argument('--host-test', action='append', default=[])
+    p.add_argument('--kernel', action='append', default=[],
+                   help='run the groups on this kernel (KIMAGE_<K>, '
+                   'KMODDIR_<K>, KVER_<K>, KMODULES_<K>); repeatable')
+    p.add_argument('--jobs', type=int,
+                   default=int(os.environ.get('CPURNG_VM_JOBS', '2')),
+                   help='VMs at once (default 2, CPURNG_VM_JOBS)')
     args = p.parse_args()
     if args.command == 'check':
         return cmd_check(args)

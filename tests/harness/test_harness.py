@@ -14,7 +14,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from ktap import count_lines  # noqa: E402
-from main import demo_problem  # noqa: E402
+from main import Job, Kernel, demo_problem, plan_jobs, run_jobs  # noqa: E402
 from vm import Group, analyse, load_group  # noqa: E402
 
 GOOD_RESULTS = """KTAP version 1
@@ -245,6 +245,101 @@ def demo_verdict_only_from_its_end_marker():
             'stopped' in demo_problem(0, 'KTAP version 1\n') and
             'within' in demo_problem(None, '') and
             demo_problem(1, '# cpurng-demo exit=0\n') is None)
+
+
+def scheduled(groups, parallel, host_cpus=2):
+    """Run fake jobs; return the report order and the most seen at once,
+    overall and while a group with alone = yes was running.  The most
+    host threads busy at once goes to scheduled.threads."""
+    import threading
+    import time
+    k = Kernel('x', 'img', 'mods', 'kver', 'build')
+    jobs = [Job(g, k, g.name, '') for g in groups]
+    lock = threading.Lock()
+    now, peak, alone_peak, order = set(), [0], [0], []
+    scheduled.threads = 0
+
+    def start(job):
+        with lock:
+            now.add(job.name)
+            peak[0] = max(peak[0], len(now))
+            if any(j.group.alone for j in jobs if j.name in now):
+                alone_peak[0] = max(alone_peak[0], len(now))
+            scheduled.threads = max(scheduled.threads, sum(
+                j.group.host_threads for j in jobs if j.name in now))
+        time.sleep(0.05 if job.name != 'a' else 0.15)
+        with lock:
+            now.discard(job.name)
+        return job.name
+
+    run_jobs(jobs, start, lambda j, o: order.append(o), parallel, host_cpus)
+    return order, peak[0], alone_peak[0]
+
+
+SINGLE = '-smp 2 -accel tcg,thread=single'
+
+
+def single(name, **kwargs):
+    """A group whose VM runs on single-threaded TCG (one host thread)."""
+    return Group(name=name, cases=[], qemu=SINGLE, **kwargs)
+
+
+@case
+def two_vms_at_once_reported_in_plan_order():
+    names = ['a', 'b', 'c', 'd']
+    order, peak, _ = scheduled([single(n) for n in names], 2)
+    return order == names and peak == 2
+
+
+@case
+def group_that_measures_time_runs_alone():
+    groups = [single('a'), single('bench', alone=True), single('c'),
+              single('d')]
+    order, peak, alone_peak = scheduled(groups, 2)
+    return order == ['a', 'bench', 'c', 'd'] and alone_peak == 1 and peak == 2
+
+
+@case
+def vcpu_threads_never_exceed_host_cpus():
+    # Multi-threaded TCG with -smp 2 keeps two host threads busy: on two
+    # CPUs it runs beside nothing, on four beside another like it.
+    mttcg = [Group(name=n, cases=[], qemu='-smp 2') for n in 'abcd']
+    _, peak2, _ = scheduled(mttcg, 2, host_cpus=2)
+    _, peak4, _ = scheduled(mttcg, 2, host_cpus=4)
+    threads4 = scheduled.threads
+    mixed = [Group(name='a', cases=[], qemu='-smp 2'), single('b'), single('c')]
+    _, peak_mixed, _ = scheduled(mixed, 2, host_cpus=2)
+    return (peak2 == 1 and peak4 == 2 and threads4 == 4 and peak_mixed == 2 and
+            scheduled.threads == 2)
+
+
+@case
+def job_that_fits_runs_before_one_that_waits():
+    # b needs both CPUs: c runs beside a meanwhile; the report keeps the
+    # plan order.
+    groups = [single('a'), Group(name='b', cases=[], qemu='-smp 2'), single('c')]
+    order, peak, _ = scheduled(groups, 2, host_cpus=2)
+    return order == ['a', 'b', 'c'] and peak == 2
+
+
+@case
+def host_threads_of_a_group():
+    def threads(qemu):
+        return Group(name='g', cases=[], qemu=qemu).host_threads
+    return (threads('-smp 2') == 2 and threads(SINGLE) == 1 and
+            threads('-smp 1 -icount shift=0,sleep=off') == 1 and
+            threads('-smp 4') == 4 and threads('') == 1)
+
+
+@case
+def every_group_on_every_kernel_named_by_kernel():
+    ks = [Kernel('6.1', 'i1', 'm1', 'v1', 'b1'), Kernel('6.12', 'i2', 'm2', 'v2', 'b2')]
+    own = Kernel('builtin', 'i3', 'm3', 'v3', 'b3')
+    groups = [Group(name='g', cases=[]), Group(name='b', cases=[], kernel='builtin')]
+    jobs = plan_jobs(groups, ks, lambda label: own, '/out')
+    return ([(j.name, j.kernel.label, j.outdir) for j in jobs] ==
+            [('6.1_g', '6.1', '/out/6.1/g'), ('6.12_g', '6.12', '/out/6.12/g'),
+             ('b', 'builtin', '/out/b')])
 
 
 def main():

@@ -104,6 +104,22 @@ class Group:
     kernel: str = ''
     known_splats: tuple = ()    # names from KNOWN_SPLATS
     expect_reports: tuple = ()  # names from KNOWN_SPLATS that must appear
+    # It measures time (benchmarks, evidence): no other VM runs beside it.
+    alone: bool = False
+    # Runs only on kernels that build this module in (skipped elsewhere).
+    needs_builtin: str = ''
+    # Boots without the kernel's initcall_blacklist of the built-in stock
+    # jitter RNG, to test what happens when it holds the name.
+    stock_jitter_builtin: bool = False
+
+    @property
+    def host_threads(self):
+        """Host CPUs the VM keeps busy: one under single-threaded TCG
+        (thread=single, or -icount, which implies it), else one per vCPU."""
+        if re.search(r'thread=single|-icount', self.qemu):
+            return 1
+        smp = re.search(r'-smp\s+(?:cpus=)?(\d+)', self.qemu)
+        return int(smp.group(1)) if smp else 1
 
 
 def load_group(path):
@@ -118,9 +134,14 @@ def load_group(path):
     g = Group(name=os.path.basename(path)[:-len('.group')],
               cases=settings.get('cases', '').split())
     for key in ('description', 'cmdline', 'qemu', 'expect_panic', 'suite',
-                'variant', 'memory', 'kernel'):
+                'variant', 'memory', 'kernel', 'needs_builtin'):
         if key in settings:
             setattr(g, key, settings[key])
+    for key in ('alone', 'stock_jitter_builtin'):
+        if key in settings:
+            if settings[key] not in ('yes', 'no'):
+                raise ValueError(f'{path}: {key} must be yes or no')
+            setattr(g, key, settings[key] == 'yes')
     for key in ('known_splats', 'expect_reports'):
         if key in settings:
             setattr(g, key, tuple(settings[key].split()))
@@ -314,14 +335,15 @@ def unpack_disk(disk, dest, lines):
     return lines + [diag, f'{"ok" if ok else "not ok"} {n} files_from_guest']
 
 
-def run_group(group, kimage, initrd, outdir, log=print):
+def run_group(group, kimage, initrd, outdir, log=print, cmdline=None):
     os.makedirs(outdir, exist_ok=True)
     console_path = os.path.join(outdir, 'console.log')
     results_path = os.path.join(outdir, 'results.ktap')
     for p in (console_path, results_path):
         if os.path.exists(p):
             os.unlink(p)
-    cmd = qemu_command(kimage, initrd, group.name, group.cmdline, group.qemu,
+    cmd = qemu_command(kimage, initrd, group.name,
+                       group.cmdline if cmdline is None else cmdline, group.qemu,
                        group.memory, f'file:{console_path}', results_path)
     disk = os.path.join(outdir, 'disk.img')
     if group.disk:

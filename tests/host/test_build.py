@@ -15,8 +15,10 @@ from ktap import finish, report
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get('BUILD', os.path.join(SRC, 'build'))
-RELEASE_KO = os.path.join(BUILD, 'release/crypto/cpurng_jitter.ko')
-TESTING_KO = os.path.join(BUILD, 'testing/crypto/cpurng_jitter.ko')
+# Our modules for the kernel of this run (make passes KMODULES).
+KMODULES = os.environ.get('KMODULES', os.path.join(BUILD, '6.1'))
+RELEASE_KO = os.path.join(KMODULES, 'release/crypto/cpurng_jitter.ko')
+TESTING_KO = os.path.join(KMODULES, 'testing/crypto/cpurng_jitter.ko')
 
 
 
@@ -39,7 +41,7 @@ def noise_core_refuses_optimisation():
 
 
 def kernel_objects_optimisation():
-    d = os.path.join(BUILD, 'release/crypto')
+    d = os.path.join(KMODULES, 'release/crypto')
     noise = last_opt_level(os.path.join(d, '.jitter_noise.o.cmd'))
     report(noise == '0', 'kernel_noise_core_built_at_O0', f'-O{noise}')
     others = {f: last_opt_level(os.path.join(d, f'.{f}.o.cmd'))

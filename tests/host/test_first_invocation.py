@@ -19,7 +19,7 @@ import tempfile
 from ktap import finish, report
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FAKE_KVER = '9.9.9-1-amd64'
+FAKE_KVER = '6.1.999-1-amd64'
 MARK = 'fake-kbuild-reached'
 # Targets whose first step after deps is a module build (lint and
 # check-debug start from linux-source instead, through the same do- rule).

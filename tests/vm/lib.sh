@@ -63,6 +63,17 @@ nest() {
 	awk '{ print "    " $0; fflush() }'
 }
 
+# builtin_module <name>: the running kernel has the module built in (Debian's
+# 6.12 builds drbg and jitterentropy_rng in).
+builtin_module() {
+	grep -q "/$1\.ko" /lib/modules/$(uname -r)/modules.builtin 2>/dev/null
+}
+
+# module_present <name>: loaded as a module, or built in.
+module_present() {
+	grep -q "^$1 " /proc/modules || builtin_module "$1"
+}
+
 # dmesg lines logged since mark_dmesg was called.
 mark_dmesg() {
 	_dmesg_mark=$(dmesg | wc -l)
