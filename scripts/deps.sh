@@ -13,6 +13,7 @@ linux-headers-6.12-amd64
 linux-image-6.12-amd64
 pahole
 linux-source-6.1
+linux-source-6.12
 qemu-system-x86
 busybox-static
 cpio

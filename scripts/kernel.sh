@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build (or find in the cache) one of the project's own test kernels from
-# Debian's linux-source-6.1: "make tinyconfig" plus the fragments under
-# tests/kernels/.  Prints the kernel's directory, which holds
+# Debian's linux-source-6.1 or -6.12: "make tinyconfig" plus the fragments
+# under tests/kernels/.  Prints the kernel's directory, which holds
 #   build/                  the O= tree (KDIR for our out-of-tree modules,
 #                           with the module signing key under certs/)
 #   build/arch/x86/boot/bzImage
@@ -11,8 +11,11 @@
 #
 # Usage: scripts/kernel.sh debug|builtin
 #   debug    base + debug fragments: KASAN, lockdep, kmemleak, UBSAN,
-#            failslab; CRYPTO_FIPS and module signing
+#            failslab; CRYPTO_FIPS and module signing (6.1, the default
+#            Debian 12 kernel)
 #   builtin  base + builtin fragments: cpurng linked into the tree (=y)
+#            (6.12: the out-of-tree builds already cover both kernels'
+#            headers; this one proves the in-tree build on a 6.12 tree)
 #
 # Kernels are cached outside the checkout ($CPURNG_KERNEL_CACHE, default
 # ~/.cache/cpurng/kernels) under a key made of the source package version
@@ -25,18 +28,18 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 VARIANT=${1:?usage: kernel.sh debug|builtin}
 CACHE=${CPURNG_KERNEL_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/cpurng/kernels}
 JOBS=${JOBS:-$(nproc)}
-TARBALL=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
-
 case "$VARIANT" in
-debug|builtin) ;;
+debug) SERIES=6.1 ;;
+builtin) SERIES=6.12 ;;
 *) echo "kernel.sh: unknown kernel '$VARIANT' (debug or builtin)" >&2; exit 2 ;;
 esac
+TARBALL=$(ls /usr/src/linux-source-$SERIES.tar.* 2>/dev/null | head -n 1)
 if [ -z "$TARBALL" ]; then
-	echo "kernel.sh: linux-source-6.1 is not installed (make deps)" >&2
+	echo "kernel.sh: linux-source-$SERIES is not installed (make deps)" >&2
 	exit 1
 fi
 FRAGS="$SRC/tests/kernels/base.config $SRC/tests/kernels/$VARIANT.config"
-VERSION=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+VERSION=$(dpkg-query -W -f='${Version}' linux-source-$SERIES)
 KEY=$( (echo "$VERSION $VARIANT"; cat $FRAGS) | sha256sum | cut -c1-12)
 DIR="$CACHE/$VARIANT-$KEY"
 log() { echo "kernel.sh: $*" >&2; }
