@@ -328,7 +328,7 @@ def terminal_vm(args, group, cmdline='', results=None):
     """The QEMU command of a release VM whose console is this terminal."""
     k = load_kernel('', args.build)
     print(f'{group}: KERNEL={os.environ.get("KERNEL", "?")} {k.kver} '
-          f'({k.kimage}){" " + k.cmdline if k.cmdline else ""}')
+          f'({k.kimage}){" " + k.cmdline if k.cmdline else ""}', flush=True)
     return vm.qemu_command(k.kimage, make_initramfs(args.build, 'release', k),
                            group, cmdline=f'{k.cmdline} {cmdline}'.strip(),
                            qemu_extra='-smp 2', console='mon:stdio',
