@@ -52,7 +52,7 @@ class Kernel:
     # stock jitterentropy_rng into the kernel, where it takes the name our
     # jitter RNG registers: initcall_blacklist keeps it from registering
     # (see Documentation/kernels.rst).  Groups that test the clash itself
-    # set stock_jitter = builtin and boot without it.
+    # set stock_jitter_builtin = yes and boot without it.
     cmdline: str = ''
     builtin: frozenset = frozenset()
 
