@@ -14,6 +14,11 @@
 #   make deps         install missing Debian packages
 #   make fresh-root-check
 #                     make run on a fresh debootstrap root, from nothing
+#   make package-check
+#                     the Debian packages installed and booted on a fresh
+#                     root, then purged
+#   make install / uninstall / dkms-install / dkms-uninstall / deb
+#                     on a real machine (scripts/install.mk)
 #
 # Every target above but the plain "make" installs the packages it needs
 # first (DEPS=<script> replaces scripts/deps.sh).
@@ -97,6 +102,10 @@ HARNESS = $(KERNEL_ENV) $(PYTHON) $(SRC)/tests/harness/main.py --build $(BUILD)
 TOOLS := $(patsubst $(SRC)/tools/%.c,$(BUILD)/tools/%,\
 	   $(wildcard $(SRC)/tools/*.c))
 TOOL_LDLIBS := -lkcapi
+# A distribution's flags (dpkg-buildflags: hardening) apply to the tools it
+# ships; the -O0 noise core linked into cpurng-capture keeps its own.
+TOOL_CFLAGS = $(GUEST_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+TOOL_LDFLAGS = $(LDFLAGS)
 
 # Programs that run inside the test VM (tests/vm/progs/*.c).
 GUEST_PROGS := $(patsubst $(SRC)/tests/vm/progs/%.c,$(BUILD)/guest/bin/%,\
@@ -108,7 +117,8 @@ HOST_BENCHES := $(BUILD)/host/bench_collector_mix
 HOST_TESTS := $(HOST_C_TESTS) $(SRC)/tests/host/test_build.py \
 	      $(SRC)/tests/host/test_ea.py $(SRC)/tests/host/test_evidence_report.py \
 	      $(SRC)/tests/harness/test_harness.py \
-	      $(SRC)/tests/host/test_first_invocation.py
+	      $(SRC)/tests/host/test_first_invocation.py \
+	      $(SRC)/tests/host/test_install.py
 TEST_HEADERS := $(wildcard $(SRC)/tests/lib/*.h $(SRC)/include/cpurng/*.h)
 
 # Files a kernel build needs, linked into one tree per variant so the
@@ -118,8 +128,8 @@ KBUILD_TREE := Kbuild Kconfig crypto include tests/modules
 .PHONY: all modules modules-all modules-release modules-testing tools user-tools \
 	guest-programs \
 	host-tests $(PACKAGED_TARGETS) $(addprefix do-,$(PACKAGED_TARGETS)) \
-	check-debug-suites fresh-root-check lint-sparse-build \
-	deps clean require-kdir
+	check-debug-suites fresh-root-check package-check lint-sparse-build \
+	deps deps-packaging clean require-kdir
 
 all: modules tools
 
@@ -129,26 +139,30 @@ user-tools: $(TOOLS)
 
 $(BUILD)/tools/%: $(SRC)/tools/%.c
 	@mkdir -p $(@D)
-	$(CC) $(GUEST_CFLAGS) -o $@ $< $(if $(filter %-read,$*),$(TOOL_LDLIBS))
+	$(CC) $(TOOL_CFLAGS) -o $@ $< $(TOOL_LDFLAGS) $(if $(filter %-read,$*),$(TOOL_LDLIBS))
 
 # The native capture runs the jitter noise core, built at -O0 as in the kernel.
 $(BUILD)/tools/cpurng-capture: $(SRC)/tools/cpurng-capture.c \
 		$(BUILD)/host/jitter_noise.o $(TEST_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c %.o,$^)
+	$(CC) $(TOOL_CFLAGS) -o $@ $(filter %.c %.o,$^) $(TOOL_LDFLAGS)
 
 EA_SRCS := $(wildcard $(SRC)/tools/ea/*.c)
 $(BUILD)/tools/cpurng-spectrum: $(SRC)/tools/cpurng-spectrum.c \
 		$(SRC)/tools/ea/noisefile.c $(SRC)/tools/ea/ea.h
 	@mkdir -p $(@D)
-	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -lm
+	$(CC) $(TOOL_CFLAGS) -o $@ $(filter %.c,$^) $(TOOL_LDFLAGS) -lm
 
 $(BUILD)/tools/cpurng-ea: $(SRC)/tools/cpurng-ea.c $(EA_SRCS) $(SRC)/tools/ea/ea.h
 	@mkdir -p $(@D)
-	$(CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^) -lm
+	$(CC) $(TOOL_CFLAGS) -o $@ $(filter %.c,$^) $(TOOL_LDFLAGS) -lm
 
 deps:
 	@$(DEPS)
+
+# What building Debian packages adds (dpkg-dev, debhelper, dh-dkms, lintian).
+deps-packaging:
+	@$(DEPS) packaging
 
 require-kdir:
 	@test -n "$(KDIR)" -a -f "$(KDIR)/Makefile" || { \
@@ -300,6 +314,13 @@ lint-sparse-build: require-kdir
 FRESH_ROOT ?= $(BUILD)/fresh-root
 fresh-root-check:
 	@$(SRC)/scripts/fresh-root-check.sh $(FRESH_ROOT)
+
+# The Debian packages built, installed, booted and purged on a fresh root:
+# the one fresh-root-check keeps with FRESH_ROOT_KEEP=1, or a new one.
+package-check:
+	@$(SRC)/scripts/package-check.sh $(FRESH_ROOT)
+
+include $(SRC)/scripts/install.mk
 
 # A fresh root left mounted must not take the host's /dev or /proc with it.
 clean:

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Install the Debian packages cpurng needs.  Idempotent; prints nothing when
-# everything is already there.  Usage: scripts/deps.sh [--list]
+# everything is already there.
+# Usage: scripts/deps.sh [--list] [packaging]
+#   packaging  what building and checking the Debian packages needs instead
 set -eu
 
 PACKAGES="
@@ -34,7 +36,27 @@ libelf-dev
 openssl
 "
 
+# make deb and the packaged install on a fresh root (initramfs-tools
+# builds the initramfs the guest boots from).
+PACKAGING="
+dpkg-dev
+debhelper
+dh-dkms
+dkms
+lintian
+libkcapi-dev
+initramfs-tools
+"
+
+list=0
 if [ "${1:-}" = "--list" ]; then
+	list=1
+	shift
+fi
+if [ "${1:-}" = packaging ]; then
+	PACKAGES=$PACKAGING
+fi
+if [ $list = 1 ]; then
 	echo $PACKAGES
 	exit 0
 fi

@@ -11,6 +11,8 @@
 #                                 environment and /proc, /sys, /dev mounted
 #                                 for the command's lifetime only
 #   fresh-root.sh remove DIR      unmount what is left and delete DIR
+#   fresh-root.sh host-state      one digest of the host's packages, /boot
+#                                 and /lib/modules, to show they did not change
 #
 # The root reaches the archive exactly as the host does: the mirror comes
 # from the host's apt sources, and the host's Acquire:: settings (proxies,
@@ -112,8 +114,16 @@ cmd_remove() {
 	$SUDO rm -rf --one-file-system "$dir" "$dir.debootstrap.log"
 }
 
+cmd_host_state() {
+	{
+		dpkg-query -W -f='${Package} ${Version} ${Status}\n'
+		find /boot /lib/modules -printf '%p %s %T@\n' 2>/dev/null | sort
+	} | sha256sum | cut -d' ' -f1
+}
+
 action=${1:-}
 [ "$action" = prepare ] && { cmd_prepare; exit 0; }
+[ "$action" = host-state ] && { cmd_host_state; exit 0; }
 [ $# -ge 2 ] || die "usage: fresh-root.sh prepare | create|run|remove DIR [CMD...]"
 shift
 case $action in
