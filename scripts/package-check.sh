@@ -106,6 +106,7 @@ else
 	"$FR" create "$ROOT" &&
 		git clone -q "$SRC" "$ROOT/root/cpurng" &&
 		git -C "$ROOT/root/cpurng" checkout -q "$commit" &&
+		install -D -m 0755 "$SRC/tests/package/9p-root-hook" "$ROOT$NINEP_HOOK" &&
 		logged deps sh -c 'export DEBIAN_FRONTEND=noninteractive
 			apt-get update -q && apt-get install -y -q --no-install-recommends make &&
 			make -C /root/cpurng deps' || rc=$?
