@@ -239,6 +239,9 @@ def cmd_check(args):
     suites = args.suite or ['check']
     groups = [g for g in vm.load_groups(os.path.join(TESTS, 'vm', 'groups'))
               if (g.name in args.group if args.group else g.suite in suites)]
+    # Groups this run leaves out on purpose: reported as skipped, with why.
+    skipped = [g.name for g in groups if g.name in args.skip_group]
+    groups = [g for g in groups if g.name not in args.skip_group]
     # Slow kernels (KASAN, lockdep) stretch every timeout, in the host's
     # watchdog and in the guest's per-case limit alike; so does sharing
     # the CPUs with a second VM.
@@ -253,7 +256,7 @@ def cmd_check(args):
         if scale != 1:
             g.cmdline = f'{g.cmdline} cpurng_timeout_scale={scale}'.strip()
         g.cmdline = f'{extra} {g.cmdline}'.strip()
-    if args.group and len(groups) != len(args.group):
+    if args.group and len(groups) + len(skipped) != len(args.group):
         known = {g.name for g in vm.load_groups(os.path.join(TESTS, 'vm', 'groups'))}
         sys.exit(f'error: unknown group(s): {sorted(set(args.group) - known)}')
     out = os.path.join(args.build,
@@ -271,7 +274,7 @@ def cmd_check(args):
         return extra_kernels[label]
 
     jobs = plan_jobs(groups, kernels, named, out)
-    report = Report(len(args.host_test) + len(jobs),
+    report = Report(len(args.host_test) + len(skipped) + len(jobs),
                     os.path.join(out, 'results.ktap'))
     for k in kernels + list(extra_kernels.values()):
         report.emit([f'# kernel {k.label or "default"}: {k.kver} '
@@ -285,6 +288,10 @@ def cmd_check(args):
         lines, seconds = run_host_test(exe)
         report.suite('host_' + os.path.basename(exe).split('.')[0], lines,
                      seconds)
+
+    for name in skipped:
+        report.suite('vm_' + name,
+                     [f'ok 1 {name} # SKIP {args.skip_reason or "left out of this run"}'], 0)
 
     initrds = {}
     for j in jobs:
@@ -386,6 +393,10 @@ def main():
                    help='suite(s) of VM groups to run (default: check)')
     p.add_argument('--group', action='append', default=[])
     p.add_argument('--host-test', action='append', default=[])
+    p.add_argument('--skip-group', action='append', default=[],
+                   help='leave this group out, reported as skipped')
+    p.add_argument('--skip-reason', default='',
+                   help='the reason the skipped groups report')
     p.add_argument('--kernel', action='append', default=[],
                    help='run the groups on this kernel (KIMAGE_<K>, '
                    'KMODDIR_<K>, KVER_<K>, KMODULES_<K>); repeatable')
