@@ -34,6 +34,11 @@ DKMS_SRC = /usr/src/cpurng-$(VERSION)
 # What the DKMS source tree holds: Kbuild and the kernel code only.
 DKMS_TREE := Kbuild Kconfig crypto include
 
+# /etc/default/grub.d is made by our install where no package has it; an
+# uninstall takes it away again when it is empty and still no package's.
+GRUBD_RMDIR = if ! dpkg-query -S $(GRUBDDIR) >/dev/null 2>&1; then \
+	rmdir $(DESTDIR)$(GRUBDDIR) 2>/dev/null || true; fi
+
 CONFIG_FILES := $(DESTDIR)$(MODPROBEDIR)/cpurng.conf \
 		$(DESTDIR)$(MODULESLOADDIR)/cpurng.conf \
 		$(DESTDIR)$(INITRAMFS_HOOKDIR)/cpurng \
@@ -96,6 +101,7 @@ uninstall: install-target-check
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(TOOLS))) \
 	      $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(TOOLS:=.1))) \
 	      $(CONFIG_FILES)
+	@$(GRUBD_RMDIR)
 ifeq ($(DESTDIR),)
 	@$(SRC)/scripts/boot-refresh.sh $(KVER)
 endif
@@ -116,7 +122,7 @@ dkms-uninstall:
 	@kvers=$$(dkms status -m cpurng -v $(VERSION) 2>/dev/null | \
 		sed -n 's|^cpurng/[^,]*, \([^,]*\),.*|\1|p'); \
 	$(SRC)/scripts/dkms-install.sh uninstall $(VERSION) && \
-	rm -f $(CONFIG_FILES) && \
+	rm -f $(CONFIG_FILES) && { $(GRUBD_RMDIR); } && \
 	for k in $$kvers; do $(SRC)/scripts/boot-refresh.sh $$k || exit 1; done
 
 # Debian packages, built from a copy of the tree (the checkout stays
