@@ -20,23 +20,7 @@ PREREQUISITES="make"
 # What the first command's run may take at most (215 s measured here).
 TIMEOUT=2400
 
-passed=0
-failed=0
-n=0
-result() {
-	n=$((n + 1))
-	if [ "$1" = ok ]; then
-		passed=$((passed + 1))
-		echo "ok $n $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n $2"
-	fi
-}
-
-elapsed() {
-	echo $(($(date +%s) - $1))
-}
+. "$SRC/scripts/ktap-lib.sh"
 
 in_root() {
 	"$FR" run "$ROOT" "$@"

@@ -31,19 +31,7 @@ TAG=cpurngroot
 GUEST_INIT=/usr/local/sbin/cpurng-package-guest
 NINEP_HOOK=/etc/initramfs-tools/hooks/zz-cpurng-check-9p-root
 
-passed=0
-failed=0
-n=0
-result() {
-	n=$((n + 1))
-	if [ "$1" = ok ]; then
-		passed=$((passed + 1))
-		echo "ok $n $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n $2"
-	fi
-}
+. "$SRC/scripts/ktap-lib.sh"
 
 check() {
 	name=$1
@@ -71,7 +59,7 @@ logged() {
 }
 
 finish() {
-	echo "# package-check: $(($(date +%s) - t_all)) s in all"
+	echo "# package-check: $(elapsed $t_all) s in all"
 	[ "${FRESH_ROOT_KEEP:-0}" = 1 ] || "$FR" remove "$ROOT"
 	if [ "$("$FR" host-state)" = "$host_before" ]; then
 		result ok host_packages_boot_and_modules_unchanged
@@ -111,7 +99,7 @@ else
 			apt-get update -q && apt-get install -y -q --no-install-recommends make &&
 			make -C /root/cpurng deps' || rc=$?
 fi
-echo "# commit $commit; root ready in $(($(date +%s) - start)) s"
+echo "# commit $commit; root ready in $(elapsed $start) s"
 [ $rc = 0 ] || { result fail root_ready; finish; }
 KVERS=$(cd "$ROOT/lib/modules" && ls -v)
 DKMS_INSTALL=${PACKAGE_CHECK_DKMS_INSTALL:-0}
@@ -121,7 +109,7 @@ result ok "root_ready # kernels: $(echo $KVERS)"
 # --- build ----------------------------------------------------------------
 start=$(date +%s)
 if logged deb make -C /root/cpurng deb; then
-	result ok "packages_built_lintian_clean # $(($(date +%s) - start)) s"
+	result ok "packages_built_lintian_clean # $(elapsed $start) s"
 else
 	result fail packages_built_lintian_clean
 fi
@@ -143,7 +131,7 @@ if [ "$DKMS_INSTALL" = 1 ]; then
 	if [ $rc = 0 ] && has "$st" "^cpurng/[^,]*, $k, x86_64: installed" &&
 	   [ -e "$ROOT/etc/modprobe.d/cpurng.conf" ] &&
 	   in_root lsinitramfs "/boot/initrd.img-$k" | grep -q 'updates/dkms/cpurng_drbg'; then
-		result ok "make_dkms_install_for_$k # $(($(date +%s) - start)) s"
+		result ok "make_dkms_install_for_$k # $(elapsed $start) s"
 	else
 		result fail "make_dkms_install_for_$k"
 	fi
@@ -193,7 +181,7 @@ rc=0
 logged install sh -c "cd /root/cpurng/build/deb && DEBIAN_FRONTEND=noninteractive \
 	apt-get install -y -q $(for d in $debs; do printf './%s ' "$d"; done)" || rc=$?
 if [ $rc = 0 ]; then
-	result ok "packages_installed_with_apt # $(($(date +%s) - start)) s"
+	result ok "packages_installed_with_apt # $(elapsed $start) s"
 else
 	result fail packages_installed_with_apt
 fi
@@ -240,7 +228,7 @@ for k in $KVERS; do
 	boot "$k" &
 done
 wait
-echo "# guests booted and checked in $(($(date +%s) - start)) s (side by side)"
+echo "# guests booted and checked in $(elapsed $start) s (side by side)"
 for k in $KVERS; do
 	log=$LOGS/guest-$k.log
 	sed -n '/^KTAP version 1/,/^guest-check done/p' "$log" | tr -d '\r' | sed 's/^/# /'
@@ -262,7 +250,7 @@ done
 start=$(date +%s)
 if logged purge sh -c \
 	'DEBIAN_FRONTEND=noninteractive apt-get purge -y -q cpurng-dkms cpurng-tools'; then
-	result ok "packages_purged # $(($(date +%s) - start)) s"
+	result ok "packages_purged # $(elapsed $start) s"
 else
 	result fail packages_purged
 fi
