@@ -10,6 +10,11 @@
  * captured later cannot recompute past output.  Reading never changes the
  * pools, so it takes nothing away from the input-pool feed.
  *
+ * After a VM fork or a resume the key may be in use in another clone too:
+ * before its next block an instance moves its key with fresh output of the
+ * kernel RNG (reseeded by random.c from the new VM generation ID), so the
+ * clones' outputs part even where their pools have not yet.
+ *
  * The collector itself credits no entropy: its status reports a credit of
  * zero.  A consumer (the DRBG's seed-source registry) decides how much, if
  * anything, to credit.
@@ -23,6 +28,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/random.h>
 #include <linux/string.h>
 #include <linux/timex.h>
 
@@ -32,6 +38,9 @@
 /* Engel's "at most once a second"; an hour is long enough for anyone. */
 #define CPURNG_CR_FLUSH_MS_MIN	1000U
 #define CPURNG_CR_FLUSH_MS_MAX	3600000U
+
+/* Fresh kernel RNG output that moves the key after a VM fork. */
+#define CPURNG_CR_FORK_FRESH_BYTES	32
 
 /* A day of full-time collection is more than any boot needs. */
 #define CPURNG_CR_FULL_S_MAX	86400U
@@ -48,12 +57,16 @@ MODULE_PARM_DESC(window_ms, "After that, ms of each period with the probes attac
  * @lock: serialises users of the tfm
  * @key: extraction key, replaced after every block
  * @counter: blocks produced
+ * @fork_gen: generation of cpurng_cr_forks the key has moved for
  */
 struct cpurng_cr_rng {
 	struct mutex lock;	/* see @lock above */
 	u8 key[CPURNG_CR_DIGEST_BYTES];
 	u64 counter;
+	unsigned int fork_gen;
 };
+
+struct cpurng_fork_watch cpurng_cr_forks;
 
 static atomic64_t cpurng_cr_instances_made;
 static atomic64_t cpurng_cr_extracted;
@@ -76,6 +89,21 @@ static void cpurng_cr_step(struct cpurng_cr_rng *r, u8 domain, u8 *out,
 	memzero_explicit(digest, sizeof(digest));
 }
 
+/* Move the key with fresh kernel RNG output after a fork (see the top). */
+static void cpurng_cr_after_fork(struct cpurng_cr_rng *r)
+{
+	unsigned int gen = cpurng_fork_gen(&cpurng_cr_forks);
+	u8 fresh[CPURNG_CR_FORK_FRESH_BYTES];
+
+	if (likely(r->fork_gen == gen))
+		return;
+	get_random_bytes(fresh, sizeof(fresh));
+	cpurng_cr_step(r, CPURNG_CR_DOMAIN_FORK, NULL, fresh, sizeof(fresh));
+	memzero_explicit(fresh, sizeof(fresh));
+	r->fork_gen = gen;
+	cpurng_fork_reseeded(&cpurng_cr_forks);
+}
+
 static int cpurng_cr_kcapi_init(struct crypto_tfm *tfm)
 {
 	struct cpurng_cr_rng *r = crypto_tfm_ctx(tfm);
@@ -86,6 +114,7 @@ static int cpurng_cr_kcapi_init(struct crypto_tfm *tfm)
 	mutex_init(&r->lock);
 	memset(r->key, 0, sizeof(r->key));
 	r->counter = 0;
+	r->fork_gen = cpurng_fork_gen(&cpurng_cr_forks);
 	cpurng_cr_step(r, CPURNG_CR_DOMAIN_INIT, NULL, extra, sizeof(extra));
 	return 0;
 }
@@ -109,6 +138,7 @@ static int cpurng_cr_kcapi_generate(struct crypto_rng *tfm, const u8 *src,
 	while (done < dlen) {
 		n = min_t(unsigned int, dlen - done, sizeof(block));
 		mutex_lock(&r->lock);
+		cpurng_cr_after_fork(r);
 		/* Additional input goes into the first block's digest. */
 		cpurng_cr_step(r, CPURNG_CR_DOMAIN_OUTPUT, block,
 			       done ? NULL : src, done ? 0 : slen);
@@ -173,9 +203,13 @@ static int __init cpurng_cr_mod_init(void)
 	ret = cpurng_cr_period_start();
 	if (ret)
 		goto err_capture;
-	ret = cpurng_cr_status_init();
+	ret = cpurng_fork_watch_start(&cpurng_cr_forks,
+				      "every instance moves its key with fresh kernel RNG output before its next block");
 	if (ret)
 		goto err_period;
+	ret = cpurng_cr_status_init();
+	if (ret)
+		goto err_forks;
 	ret = crypto_register_rng(&cpurng_cr_alg);
 	if (ret) {
 		pr_err("cannot register %s: %d\n", CPURNG_CR_DRIVER, ret);
@@ -188,6 +222,8 @@ static int __init cpurng_cr_mod_init(void)
 
 err_status:
 	cpurng_cr_status_exit();
+err_forks:
+	cpurng_fork_watch_stop(&cpurng_cr_forks);
 err_period:
 	cpurng_cr_period_stop();
 err_capture:
@@ -205,6 +241,7 @@ static void __exit cpurng_cr_mod_exit(void)
 {
 	crypto_unregister_rng(&cpurng_cr_alg);
 	cpurng_cr_status_exit();
+	cpurng_fork_watch_stop(&cpurng_cr_forks);
 	cpurng_cr_period_stop();
 	cpurng_cr_capture_exit();
 	cpurng_cr_pools_free();

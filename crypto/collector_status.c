@@ -152,6 +152,11 @@ static ssize_t timer_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute timer_attr = __ATTR_RO(timer);
 
+/* VM forks and resumes, and the instances whose key moved for them. */
+CPURNG_FORK_ATTR(vm_forks, &cpurng_cr_forks.vm_forks);
+CPURNG_FORK_ATTR(resumes, &cpurng_cr_forks.resumes);
+CPURNG_FORK_ATTR(fork_reseeds, &cpurng_cr_forks.reseeds);
+
 static struct attribute *cpurng_cr_attrs[] = {
 	&events_sched_switch_attr.attr,
 	&events_kmalloc_attr.attr,
@@ -170,6 +175,9 @@ static struct attribute *cpurng_cr_attrs[] = {
 	&recording_attr.attr,
 	&capture_dropped_attr.attr,
 	&timer_attr.attr,
+	&vm_forks_attr.attr,
+	&resumes_attr.attr,
+	&fork_reseeds_attr.attr,
 	NULL,
 };
 

@@ -20,6 +20,17 @@
  * Entropy set through set_ent() (testmgr, CAVP) replaces the sources and
  * stops automatic reseeds, so known-answer tests see exactly the inputs
  * they specify.
+ *
+ * VM forks and resumes (include/cpurng/fork_watch.h).  After one, the
+ * state may be running in another clone too, so no instance produces
+ * output before it has reseeded: from its sources, plus fresh output of
+ * get_random_bytes(), which random.c reseeds from the new VM generation ID
+ * before it tells us.  Only what that reseed credits counts afterwards (the
+ * other clone knows the rest), so the seed level is set, not raised.  If
+ * the sources deliver nothing the request fails and the next one tries
+ * again: a clone never serves the output of the state it was cloned with.
+ * Known-answer instances (set_ent) are exempt: their output is meant to
+ * depend on nothing but their inputs.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,6 +38,7 @@
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -60,6 +72,9 @@ const struct cpurng_drbg_mech cpurng_drbg_mechs[] = {
 };
 
 const unsigned int cpurng_drbg_nmechs = ARRAY_SIZE(cpurng_drbg_mechs);
+
+/* Fresh get_random_bytes() output mixed into a reseed after a VM fork. */
+#define CPURNG_DRBG_FORK_FRESH_BYTES	32
 
 /* Instances, for the status. */
 static LIST_HEAD(cpurng_drbg_instances);
@@ -190,9 +205,13 @@ int cpurng_drbg_set_test_entropy(struct cpurng_drbg *d, const u8 *buf,
 	return 0;
 }
 
-/* Record a (re)seed: counter, time, credited bits and the level. */
+/*
+ * Record a (re)seed: counter, time, credited bits and the level, which a
+ * reseed after a fork sets instead of raising.
+ */
 static void cpurng_drbg_seeded(struct cpurng_drbg *d,
-			       enum cpurng_drbg_level level, u32 bits)
+			       enum cpurng_drbg_level level, u32 bits,
+			       bool forked)
 {
 	d->reseed_ctr = 1;
 	d->seeded_at = jiffies;
@@ -204,7 +223,7 @@ static void cpurng_drbg_seeded(struct cpurng_drbg *d,
 		pr_info("instance %u (%s%s) fully seeded: %u bits credited\n",
 			d->id, d->pr ? "pr_" : "", d->mech->name, bits);
 	}
-	d->level = max(d->level, level);
+	d->level = forked ? level : max(d->level, level);
 
 	atomic64_inc(&cpurng_drbg_seed_count);
 	spin_lock(&cpurng_drbg_last_lock);
@@ -217,14 +236,18 @@ static void cpurng_drbg_seeded(struct cpurng_drbg *d,
 
 /*
  * Gather seed material for a (re)seed and apply it: instantiate with
- * pieces (material, @in) or reseed with (material, @in).  @need is the
- * credited entropy in bits that makes the seed full.
+ * pieces (material, @in) or reseed with (material, @in), or after a fork
+ * (material, fresh kernel RNG output, @in).  @need is the credited
+ * entropy in bits that makes the seed full.
  */
 static int cpurng_drbg_do_seed(struct cpurng_drbg *d, bool reseed,
-			       const u8 *in, size_t in_len)
+			       bool forked, const u8 *in, size_t in_len)
 {
 	const struct cpurng_drbg_mech *m = d->mech;
 	u32 need = reseed ? m->strength : m->strength * 3 / 2;
+	/* Read first: an event during the gathering forces another reseed. */
+	unsigned int gen = cpurng_fork_gen(&cpurng_drbg_forks);
+	u8 fresh[CPURNG_DRBG_FORK_FRESH_BYTES];
 	struct cpurng_drbg_gathered *g;
 	struct cpurng_drbg_cat cat = { .n = 2 };
 	enum cpurng_drbg_level level;
@@ -237,8 +260,10 @@ static int cpurng_drbg_do_seed(struct cpurng_drbg *d, bool reseed,
 		cat.part[1].len = in_len;
 		ret = reseed ? m->ops->reseed(d, &cat) :
 			       m->ops->instantiate(d, &cat);
-		if (!ret)
-			cpurng_drbg_seeded(d, CPURNG_DRBG_TEST, 0);
+		if (!ret) {
+			d->fork_gen = gen;
+			cpurng_drbg_seeded(d, CPURNG_DRBG_TEST, 0, false);
+		}
 		return ret;
 	}
 
@@ -253,11 +278,21 @@ static int cpurng_drbg_do_seed(struct cpurng_drbg *d, bool reseed,
 		g->credited_bits ? CPURNG_DRBG_PARTIAL : CPURNG_DRBG_UNSEEDED;
 	cat.part[0].buf = g->buf;
 	cat.part[0].len = g->len;
-	cat.part[1].buf = in;
-	cat.part[1].len = in_len;
+	if (forked) {
+		/* Differs between clones: uncredited, it only separates them. */
+		get_random_bytes(fresh, sizeof(fresh));
+		cat.part[1].buf = fresh;
+		cat.part[1].len = sizeof(fresh);
+		cat.n++;
+	}
+	cat.part[cat.n - 1].buf = in;
+	cat.part[cat.n - 1].len = in_len;
 	ret = reseed ? m->ops->reseed(d, &cat) : m->ops->instantiate(d, &cat);
-	if (!ret)
-		cpurng_drbg_seeded(d, level, g->credited_bits);
+	if (!ret) {
+		d->fork_gen = gen;
+		cpurng_drbg_seeded(d, level, g->credited_bits, forked);
+	}
+	memzero_explicit(fresh, sizeof(fresh));
 out:
 	kfree_sensitive(g);
 	return ret;
@@ -269,6 +304,13 @@ static bool cpurng_drbg_level_ok(struct cpurng_drbg *d)
 	if (d->level >= CPURNG_DRBG_FULL)
 		return true;
 	return !cpurng_drbg_require_full && !cpurng_drbg_fips();
+}
+
+/* A VM fork or a resume since the last (re)seed; see the top of the file. */
+static bool cpurng_drbg_forked(struct cpurng_drbg *d)
+{
+	return d->level != CPURNG_DRBG_TEST &&
+	       d->fork_gen != cpurng_fork_gen(&cpurng_drbg_forks);
 }
 
 /*
@@ -283,7 +325,9 @@ int cpurng_drbg_seed(struct cpurng_drbg *d, const u8 *in, unsigned int len)
 	if (len > CPURNG_DRBG_MAX_INPUT)
 		return -EINVAL;
 	mutex_lock(&d->lock);
-	ret = cpurng_drbg_do_seed(d, d->instantiated, in, len);
+	ret = cpurng_drbg_do_seed(d, d->instantiated,
+				  d->instantiated && cpurng_drbg_forked(d),
+				  in, len);
 	if (!ret)
 		d->instantiated = true;
 	mutex_unlock(&d->lock);
@@ -309,13 +353,22 @@ static int cpurng_drbg_generate_one(struct cpurng_drbg *d, u8 *out,
 				    unsigned int addtl_len)
 {
 	struct cpurng_drbg_input a = { addtl, addtl_len };
+	bool forked = cpurng_drbg_forked(d);
 	int ret;
 
-	if (cpurng_drbg_reseed_due(d)) {
+	if (forked || cpurng_drbg_reseed_due(d)) {
 		/* 9.3.1 steps 7.1-7.4: reseed with the additional input */
-		ret = cpurng_drbg_do_seed(d, true, addtl, addtl_len);
-		if (ret)
+		ret = cpurng_drbg_do_seed(d, true, forked, addtl, addtl_len);
+		if (ret) {
+			if (forked)
+				pr_warn_ratelimited("instance %u: no reseed after a VM fork or resume (%d): request refused\n",
+						    d->id, ret);
 			return ret;
+		}
+		if (forked) {
+			d->fork_reseeds++;
+			cpurng_fork_reseeded(&cpurng_drbg_forks);
+		}
 		a.len = 0;
 	}
 	if (!cpurng_drbg_level_ok(d))

@@ -63,6 +63,8 @@ static const struct kernel_param_ops cpurng_drbg_selftest_ops = {
 module_param_cb(selftest_status, &cpurng_drbg_selftest_ops, NULL, 0644);
 MODULE_PARM_DESC(selftest_status, "Self-test result; write anything to rerun the tests");
 
+struct cpurng_fork_watch cpurng_drbg_forks;
+
 bool cpurng_drbg_fips(void)
 {
 	return fips_enabled || cpurng_drbg_test_fips();
@@ -202,9 +204,13 @@ static int __init cpurng_drbg_mod_init(void)
 	ret = cpurng_drbg_selftest();
 	if (ret)
 		goto err_sources;
-	ret = cpurng_drbg_status_init();
+	ret = cpurng_fork_watch_start(&cpurng_drbg_forks,
+				      "every DRBG instance reseeds before its next output");
 	if (ret)
 		goto err_sources;
+	ret = cpurng_drbg_status_init();
+	if (ret)
+		goto err_forks;
 	ret = cpurng_drbg_register();
 	if (ret)
 		goto err_status;
@@ -212,6 +218,8 @@ static int __init cpurng_drbg_mod_init(void)
 
 err_status:
 	cpurng_drbg_status_exit();
+err_forks:
+	cpurng_fork_watch_stop(&cpurng_drbg_forks);
 err_sources:
 	cpurng_drbg_sources_exit();
 	return ret;
@@ -221,6 +229,7 @@ static void __exit cpurng_drbg_mod_exit(void)
 {
 	cpurng_drbg_unregister();
 	cpurng_drbg_status_exit();
+	cpurng_fork_watch_stop(&cpurng_drbg_forks);
 	cpurng_drbg_sources_exit();
 }
 

@@ -7,10 +7,14 @@
  *                  failures
  *   instances      one line per instance (tfm): id, driver, seed level,
  *                  bits credited at the last (re)seed, (re)seeds, reseed
- *                  counter, seconds since the last (re)seed
+ *                  counter, seconds since the last (re)seed, reseeds
+ *                  forced by VM forks and resumes
  *   seeds          instantiations and reseeds of all instances so far
  *   last_seed      the latest one: seed level, bits credited, driver
  *   selftest       result of the last self-test run
+ *   vm_forks, resumes, fork_reseeds
+ *                  VM forks and resumes seen, and the reseeds they forced
+ *                  (include/cpurng/fork_watch.h)
  *   fips           1 when FIPS semantics apply
  *   require_full, reseed_requests, reseed_seconds: the policy in force
  */
@@ -54,13 +58,14 @@ static void cpurng_drbg_show_one(struct cpurng_drbg *d, void *ctx)
 
 	/* Racy snapshot without the instance lock: status, not a contract. */
 	s->len += sysfs_emit_at(s->buf, s->len,
-				"%u drbg_%s_%s-cpurng %s %u %llu %llu %lu\n",
+				"%u drbg_%s_%s-cpurng %s %u %llu %llu %lu %llu\n",
 				d->id, d->pr ? "pr" : "nopr", d->mech->name,
 				d->instantiated ?
 				cpurng_drbg_level_name(d->level) : "uninstantiated",
 				d->last_bits, d->reseeds, d->reseed_ctr,
 				d->instantiated ?
-				(jiffies - d->seeded_at) / HZ : 0);
+				(jiffies - d->seeded_at) / HZ : 0,
+				d->fork_reseeds);
 }
 
 static ssize_t instances_show(struct kobject *kobj,
@@ -69,7 +74,7 @@ static ssize_t instances_show(struct kobject *kobj,
 	struct cpurng_drbg_show s = { .buf = buf };
 
 	s.len = sysfs_emit(buf, "%s\n",
-			   "id driver level bits_last_seed reseeds reseed_counter seconds_since_seed");
+			   "id driver level bits_last_seed reseeds reseed_counter seconds_since_seed fork_reseeds");
 	cpurng_drbg_for_each(cpurng_drbg_show_one, &s);
 	return s.len;
 }
@@ -108,6 +113,9 @@ static ssize_t _name##_show(struct kobject *kobj,			\
 }									\
 static struct kobj_attribute _name##_attr = __ATTR_RO(_name)
 
+CPURNG_FORK_ATTR(vm_forks, &cpurng_drbg_forks.vm_forks);
+CPURNG_FORK_ATTR(resumes, &cpurng_drbg_forks.resumes);
+CPURNG_FORK_ATTR(fork_reseeds, &cpurng_drbg_forks.reseeds);
 CPURNG_DRBG_UINT_ATTR(fips, cpurng_drbg_fips());
 CPURNG_DRBG_UINT_ATTR(require_full, cpurng_drbg_require_full);
 CPURNG_DRBG_UINT_ATTR(reseed_requests, cpurng_drbg_reseed_requests);
@@ -120,6 +128,9 @@ static struct attribute *cpurng_drbg_attrs[] = {
 	&seeds_attr.attr,
 	&last_seed_attr.attr,
 	&selftest_attr.attr,
+	&vm_forks_attr.attr,
+	&resumes_attr.attr,
+	&fork_reseeds_attr.attr,
 	&fips_attr.attr,
 	&require_full_attr.attr,
 	&reseed_requests_attr.attr,

@@ -9,8 +9,14 @@
  *   test_ctr_long=1           CTR_DRBG: never take the single-keystream
  *                             path for short requests, so known answers
  *                             also cover the path long requests take
+ *   test_fork_event=vm|resume what the vmfork or PM notifier does on a
+ *                             VM fork or a resume, without one (the
+ *                             snapshot test proves the real thing)
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/moduleparam.h>
+#include <linux/string.h>
 
 #include "../include/cpurng/drbg.h"
 
@@ -40,3 +46,21 @@ const char *cpurng_drbg_test_corrupt_kat(void)
 {
 	return test_corrupt_kat;
 }
+
+static int test_fork_event_set(const char *val, const struct kernel_param *kp)
+{
+	if (sysfs_streq(val, "vm"))
+		cpurng_fork_event(&cpurng_drbg_forks, false);
+	else if (sysfs_streq(val, "resume"))
+		cpurng_fork_event(&cpurng_drbg_forks, true);
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static const struct kernel_param_ops test_fork_event_ops = {
+	.set = test_fork_event_set,
+};
+
+module_param_cb(test_fork_event, &test_fork_event_ops, NULL, 0200);
+MODULE_PARM_DESC(test_fork_event, "TESTING: act as on a VM fork (vm) or a resume (resume)");

@@ -14,6 +14,7 @@
 #include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -164,6 +165,34 @@ static int cpurng_jent_block(struct cpurng_jent *j,
 	       cpurng_jent_pool_extract(&j->pool, out);
 }
 
+/* Fresh kernel RNG output mixed into the pool after a VM fork. */
+#define CPURNG_JENT_FORK_FRESH_BYTES	32
+
+/*
+ * After a VM fork or a resume the pool may be running in another clone
+ * too.  Every block collects fresh noise anyway, but two clones on one
+ * emulated timer could collect the same; fresh output of the kernel RNG,
+ * which random.c reseeds from the new VM generation ID before telling us,
+ * separates them for certain.  Mixed in, never credited.
+ */
+static int cpurng_jent_after_fork(struct cpurng_jent *j)
+{
+	unsigned int gen = cpurng_fork_gen(&cpurng_jent_forks);
+	u8 fresh[CPURNG_JENT_FORK_FRESH_BYTES];
+	int ret;
+
+	if (likely(j->fork_gen == gen))
+		return 0;
+	get_random_bytes(fresh, sizeof(fresh));
+	ret = cpurng_jent_pool_absorb(&j->pool, fresh, sizeof(fresh));
+	memzero_explicit(fresh, sizeof(fresh));
+	if (!ret) {
+		j->fork_gen = gen;
+		cpurng_fork_reseeded(&cpurng_jent_forks);
+	}
+	return ret;
+}
+
 int cpurng_jent_generate(struct cpurng_jent *j, const u8 *addtl,
 			 unsigned int addtl_len, u8 *out, unsigned int len)
 {
@@ -179,8 +208,9 @@ int cpurng_jent_generate(struct cpurng_jent *j, const u8 *addtl,
 		if (j->dead) {
 			ret = -EFAULT;
 		} else {
+			ret = cpurng_jent_after_fork(j);
 			/* Caller's additional input: mixed in, never credited. */
-			if (addtl_len)
+			if (!ret && addtl_len)
 				ret = cpurng_jent_pool_absorb(&j->pool, addtl,
 							      addtl_len);
 			addtl_len = 0;
@@ -224,6 +254,7 @@ int cpurng_jent_init(struct cpurng_jent *j)
 	int ret;
 
 	mutex_init(&j->lock);
+	j->fork_gen = cpurng_fork_gen(&cpurng_jent_forks);
 	j->noise.mem = kvzalloc(cfg->mem_size, GFP_KERNEL);
 	if (!j->noise.mem)
 		return -ENOMEM;

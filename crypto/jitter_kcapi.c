@@ -158,6 +158,8 @@ static void cpurng_jent_report_conflict(void)
 	crypto_free_rng(other);
 }
 
+struct cpurng_fork_watch cpurng_jent_forks;
+
 static int __init cpurng_jent_mod_init(void)
 {
 	int ret;
@@ -185,6 +187,11 @@ static int __init cpurng_jent_mod_init(void)
 		goto err_capture;
 	}
 
+	ret = cpurng_fork_watch_start(&cpurng_jent_forks,
+				      "every instance mixes fresh kernel RNG output into its pool before its next block");
+	if (ret)
+		goto err_capture;
+
 	if (cpurng_jent_test_rename())
 		strscpy(cpurng_jent_alg.base.cra_name, CPURNG_JENT_TEST_NAME,
 			sizeof(cpurng_jent_alg.base.cra_name));
@@ -192,7 +199,7 @@ static int __init cpurng_jent_mod_init(void)
 	if (ret == -EEXIST)
 		cpurng_jent_report_conflict();
 	if (ret)
-		goto err_capture;
+		goto err_forks;
 
 	pr_info("registered %s as %s: osr %u, buffer %u bytes, per sample %u accesses and %u foldings\n",
 		CPURNG_JENT_DRIVER, cpurng_jent_alg.base.cra_name,
@@ -201,6 +208,8 @@ static int __init cpurng_jent_mod_init(void)
 		cpurng_jent_config.fold_loops);
 	return 0;
 
+err_forks:
+	cpurng_fork_watch_stop(&cpurng_jent_forks);
 err_capture:
 	cpurng_jent_capture_exit();
 err_status:
@@ -213,6 +222,7 @@ err_pool:
 static void __exit cpurng_jent_mod_exit(void)
 {
 	crypto_unregister_rng(&cpurng_jent_alg);
+	cpurng_fork_watch_stop(&cpurng_jent_forks);
 	cpurng_jent_capture_exit();
 	cpurng_jent_status_exit();
 	cpurng_jent_pool_teardown();

@@ -169,6 +169,11 @@ static ssize_t recording_show(struct kobject *kobj,
 
 static struct kobj_attribute recording_attr = __ATTR_RO(recording);
 
+/* VM forks and resumes, and the instances that took fresh input. */
+CPURNG_FORK_ATTR(vm_forks, &cpurng_jent_forks.vm_forks);
+CPURNG_FORK_ATTR(resumes, &cpurng_jent_forks.resumes);
+CPURNG_FORK_ATTR(fork_reseeds, &cpurng_jent_forks.reseeds);
+
 static struct attribute *cpurng_jent_attrs[] = {
 	&startup_attr.attr,
 	&startup_runs_attr.attr,
@@ -190,6 +195,9 @@ static struct attribute *cpurng_jent_attrs[] = {
 	&timer_attr.attr,
 	&fips_attr.attr,
 	&recording_attr.attr,
+	&vm_forks_attr.attr,
+	&resumes_attr.attr,
+	&fork_reseeds_attr.attr,
 	NULL,
 };
 

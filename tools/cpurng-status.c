@@ -264,6 +264,14 @@ static void print_drbg(const struct entry *e, int n)
 	print_block(get(e, n, "instances"), "      ");
 }
 
+/* Every module counts VM forks and resumes (include/cpurng/fork_watch.h). */
+static void print_forks(const struct entry *e, int n)
+{
+	printf("    VM forks %s, resumes %s; instances reseeded for them: %s\n",
+	       get(e, n, "vm_forks"), get(e, n, "resumes"),
+	       get(e, n, "fork_reseeds"));
+}
+
 static void print_human(void)
 {
 	static struct entry e[MAX_FILES];
@@ -296,6 +304,7 @@ static void print_human(void)
 			print_collector(e, n);
 		else
 			print_drbg(e, n);
+		print_forks(e, n);
 	}
 }
 

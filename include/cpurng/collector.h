@@ -20,6 +20,7 @@
 #include <linux/types.h>
 
 #include "collector_core.h"
+#include "fork_watch.h"
 
 #define CPURNG_CR_NAME		"cpu_randomness"
 #define CPURNG_CR_DRIVER	"cpu_randomness-cpurng"
@@ -97,5 +98,8 @@ static inline bool cpurng_cr_test_coarse_timer(void)
 	return false;
 }
 #endif
+
+/* VM forks and resumes (collector_kcapi.c). */
+extern struct cpurng_fork_watch cpurng_cr_forks;
 
 #endif /* CPURNG_COLLECTOR_H */

@@ -115,6 +115,7 @@ static inline void cpurng_cr_mix(struct cpurng_cr_pool *p, u64 jiffies,
 #define CPURNG_CR_DOMAIN_FLUSH	0x03	/* input-pool contribution */
 #define CPURNG_CR_DOMAIN_INIT	0x04	/* first key of an instance */
 #define CPURNG_CR_DOMAIN_SEED	0x05	/* key after a caller's seed */
+#define CPURNG_CR_DOMAIN_FORK	0x06	/* key after a VM fork or a resume */
 
 /**
  * cpurng_cr_digest() - hash every pool with a key and a counter

@@ -21,6 +21,7 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+#include "fork_watch.h"
 #include "module_util.h"
 
 /* Largest hash output we use (SHA-512), in bytes. */
@@ -148,6 +149,8 @@ const char *cpurng_drbg_level_name(enum cpurng_drbg_level level);
  * @last_bits: entropy credited at the last (re)seed
  * @seeded_at: jiffies of the last (re)seed
  * @reseeds: (re)seeds done
+ * @fork_gen: generation of cpurng_drbg_forks at the last (re)seed
+ * @fork_reseeds: reseeds forced by a VM fork or a resume
  * @test_entropy: entropy from set_ent(), used instead of the sources
  * @test_entropy_len: its length
  * @id: instance number, for the status
@@ -164,6 +167,8 @@ struct cpurng_drbg {
 	u32 last_bits;
 	unsigned long seeded_at;
 	u64 reseeds;
+	unsigned int fork_gen;
+	u64 fork_reseeds;
 	u8 *test_entropy;
 	unsigned int test_entropy_len;
 	unsigned int id;
@@ -214,6 +219,9 @@ void cpurng_drbg_for_each(void (*fn)(struct cpurng_drbg *d, void *ctx),
 			  void *ctx);
 u64 cpurng_drbg_seeds(void);
 int cpurng_drbg_last_seed(char *buf, size_t size);
+
+/* VM forks and resumes (drbg_kcapi.c starts the watch, drbg_core.c acts). */
+extern struct cpurng_fork_watch cpurng_drbg_forks;
 
 /* Reseed policy (module parameters, drbg_core.c). */
 extern unsigned int cpurng_drbg_reseed_requests;

@@ -19,6 +19,7 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+#include "fork_watch.h"
 #include "jitter_health.h"
 #include "jitter_noise.h"
 
@@ -87,6 +88,8 @@ void cpurng_jent_pool_teardown(void);
  * @test_seq: sample counter for the test-only forced patterns
  * @reported_samples: health.samples already added to the global statistics
  * @reported_stuck: health.stuck already added to the global statistics
+ * @fork_gen: generation of cpurng_jent_forks the pool has taken fresh
+ *	  input for
  */
 struct cpurng_jent {
 	struct mutex lock;	/* see @lock above */
@@ -99,7 +102,11 @@ struct cpurng_jent {
 	u64 test_seq;
 	u64 reported_samples;
 	u64 reported_stuck;
+	unsigned int fork_gen;
 };
+
+/* VM forks and resumes (jitter_kcapi.c starts the watch). */
+extern struct cpurng_fork_watch cpurng_jent_forks;
 
 int cpurng_jent_init(struct cpurng_jent *j);
 void cpurng_jent_free(struct cpurng_jent *j);

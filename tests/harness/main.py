@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import initramfs  # noqa: E402
 import ktap  # noqa: E402
+import snapshot  # noqa: E402
 import vm  # noqa: E402
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(
@@ -324,6 +325,8 @@ def run_job(job, initrd):
     cmdline = g.cmdline
     if k.cmdline and not g.stock_jitter_builtin:
         cmdline = f'{k.cmdline} {cmdline}'.strip()
+    if g.snapshot:
+        return snapshot.run(g, k.kimage, initrd, job.outdir, cmdline)
     return vm.run_group(g, k.kimage, initrd, job.outdir, cmdline=cmdline)
 
 

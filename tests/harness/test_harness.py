@@ -15,6 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from ktap import count_lines  # noqa: E402
 from main import Job, Kernel, demo_problem, plan_jobs, run_jobs  # noqa: E402
+from snapshot import clone_outputs, compare, parse_compare  # noqa: E402
 from vm import Group, analyse, load_group  # noqa: E402
 
 GOOD_RESULTS = """KTAP version 1
@@ -340,6 +341,62 @@ def every_group_on_every_kernel_named_by_kernel():
     return ([(j.name, j.kernel.label, j.outdir) for j in jobs] ==
             [('6.1_g', '6.1', '/out/6.1/g'), ('6.12_g', '6.12', '/out/6.12/g'),
              ('b', 'builtin', '/out/b')])
+
+
+# The snapshot runner's comparison of clone outputs (snapshot.py).
+RULES = parse_compare('ours:differ:same stock:same:same coll:differ:any')
+
+
+def clone(kind, **outs):
+    return (kind, outs)
+
+
+@case
+def clone_outputs_are_read_from_nested_results():
+    text = ('    # clone-output u_stdrng 00ff\n'
+            '        # clone-output k_jitter error=-14\n# other 1\n')
+    return clone_outputs(text) == {'u_stdrng': '00ff', 'k_jitter': 'error=-14'}
+
+
+@case
+def clones_that_differ_and_a_control_that_repeats_pass():
+    checks = compare(RULES, [clone('new', ours='aa', stock='cc', coll='01'),
+                             clone('new', ours='bb', stock='cc', coll='02'),
+                             clone('same', ours='dd', stock='cc', coll='03'),
+                             clone('same', ours='dd', stock='cc', coll='03')])
+    return [c[0] for c in checks] == ['ok'] * 6
+
+
+@case
+def repeated_output_in_new_id_clones_fails():
+    checks = compare(RULES, [clone('new', ours='aa', stock='cc', coll='01'),
+                             clone('new', ours='aa', stock='cc', coll='02')])
+    return [(c[0], c[1]) for c in checks] == [
+        ('not ok', 'ours_new_id_clones_differ'),
+        ('ok', 'stock_new_id_clones_same'), ('ok', 'coll_new_id_clones_differ')]
+
+
+@case
+def negative_control_that_differs_fails():
+    checks = compare(RULES, [clone('new', ours='aa', stock='c1', coll='01'),
+                             clone('new', ours='bb', stock='c2', coll='02')])
+    return checks[1][0] == 'not ok'
+
+
+@case
+def clone_without_output_fails():
+    checks = compare(RULES, [clone('new', ours='aa', stock='cc', coll='01'),
+                             clone('new', ours='error=-11', stock='cc')])
+    return checks[0][0] == 'not ok' and checks[2][0] == 'not ok'
+
+
+@case
+def bad_compare_rule_is_refused():
+    try:
+        parse_compare('ours:differ')
+    except ValueError:
+        return True
+    return False
 
 
 def main():

@@ -111,6 +111,12 @@ class Group:
     # Boots without the kernel's initcall_blacklist of the built-in stock
     # jitter RNG, to test what happens when it holds the name.
     stock_jitter_builtin: bool = False
+    # Snapshot groups (snapshot.py): the kinds of clone to restore ("new"
+    # or "same" VM generation ID), how their outputs must compare, and how
+    # many of our modules log a VM fork.
+    snapshot: tuple = ()
+    clone_compare: tuple = ()
+    fork_notices: int = 0
 
     @property
     def host_threads(self):
@@ -148,9 +154,16 @@ def load_group(path):
             unknown = set(getattr(g, key)) - set(KNOWN_SPLATS)
             if unknown:
                 raise ValueError(f'{path}: unknown {key} {sorted(unknown)}')
-    for key in ('timeout', 'disk'):
+    for key in ('timeout', 'disk', 'fork_notices'):
         if key in settings:
             setattr(g, key, int(settings[key]))
+    if 'snapshot' in settings:
+        g.snapshot = tuple(settings['snapshot'].split())
+        if not g.snapshot or set(g.snapshot) - {'new', 'same'}:
+            raise ValueError(f'{path}: snapshot must list new and same clones')
+    if 'clone_compare' in settings:
+        from snapshot import parse_compare  # snapshot imports this module
+        g.clone_compare = tuple(parse_compare(settings['clone_compare']))
     return g
 
 

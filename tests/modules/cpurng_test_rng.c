@@ -34,8 +34,14 @@
  *                                the next output equals that of a twin tfm
  *                                that saw no bad call; the errno of a 1 MiB
  *                                request (split by the driver)
+ *   hold <slot> <alg>            allocate and reset a tfm kept in slot
+ *     -> driver= ret=            0-3 until release (a kernel user that
+ *                                keeps its handle, as across a VM snapshot)
+ *   held-get <slot> <bytes>      crypto_rng_get_bytes() on the held tfm
+ *     -> driver= ret= hex=
+ *   release <slot>               free it (module unload frees them all)
  *
- * Each command allocates its own tfm, as a kernel user would.
+ * Each other command allocates its own tfm, as a kernel user would.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -66,8 +72,11 @@ static bool cavp_vmalloc;
 module_param(cavp_vmalloc, bool, 0644);
 MODULE_PARM_DESC(cavp_vmalloc, "cavp: output in vmalloc memory (not mappable by a scatterlist)");
 
+#define CPURNG_TEST_SLOTS	4
+
 static DEFINE_MUTEX(cpurng_test_lock);
 static char *cpurng_test_result;
+static struct crypto_rng *cpurng_test_held[CPURNG_TEST_SLOTS];
 static struct dentry *cpurng_test_dir;
 
 static const char *cpurng_test_driver(struct crypto_rng *rng)
@@ -114,6 +123,67 @@ static int cpurng_test_get(const char *alg, const char *nbytes, bool reset)
 		crypto_free_rng(rng);
 	}
 	kfree_sensitive(buf);
+	return 0;
+}
+
+static struct crypto_rng **cpurng_test_slot(const char *arg)
+{
+	unsigned int slot;
+
+	if (kstrtouint(arg, 0, &slot) || slot >= CPURNG_TEST_SLOTS)
+		return NULL;
+	return &cpurng_test_held[slot];
+}
+
+static int cpurng_test_hold(const char *slot, const char *alg)
+{
+	struct crypto_rng **held = cpurng_test_slot(slot);
+	struct crypto_rng *rng;
+	int ret;
+
+	if (!held || *held)
+		return -EINVAL;
+	rng = crypto_alloc_rng(alg, 0, 0);
+	if (IS_ERR(rng)) {
+		cpurng_test_report("none", PTR_ERR(rng), NULL, 0);
+		return 0;
+	}
+	ret = crypto_rng_reset(rng, NULL, crypto_rng_seedsize(rng));
+	cpurng_test_report(cpurng_test_driver(rng), ret, NULL, 0);
+	if (ret)
+		crypto_free_rng(rng);
+	else
+		*held = rng;
+	return 0;
+}
+
+static int cpurng_test_held_get(const char *slot, const char *nbytes)
+{
+	struct crypto_rng **held = cpurng_test_slot(slot);
+	unsigned int len;
+	u8 *buf;
+	int ret;
+
+	if (!held || !*held || kstrtouint(nbytes, 0, &len) || !len ||
+	    len > CPURNG_TEST_GET_MAX)
+		return -EINVAL;
+	buf = kzalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	ret = crypto_rng_get_bytes(*held, buf, len);
+	cpurng_test_report(cpurng_test_driver(*held), ret, buf, len);
+	kfree_sensitive(buf);
+	return 0;
+}
+
+static int cpurng_test_release(const char *slot)
+{
+	struct crypto_rng **held = cpurng_test_slot(slot);
+
+	if (!held || !*held)
+		return -EINVAL;
+	crypto_free_rng(*held);
+	*held = NULL;
 	return 0;
 }
 
@@ -391,6 +461,12 @@ static int cpurng_test_run(char **argv, int argc)
 		return cpurng_test_algtest(argv[1], argv[2]);
 	if (!strcmp(cmd, "badinput") && argc == 2)
 		return cpurng_test_badinput(argv[1]);
+	if (!strcmp(cmd, "hold") && argc == 3)
+		return cpurng_test_hold(argv[1], argv[2]);
+	if (!strcmp(cmd, "held-get") && argc == 3)
+		return cpurng_test_held_get(argv[1], argv[2]);
+	if (!strcmp(cmd, "release") && argc == 2)
+		return cpurng_test_release(argv[1]);
 	if (!strcmp(cmd, "cavp") && argc == 2 + CAVP_N + 1)
 		return cpurng_test_cavp(argv + 1);
 	return -EINVAL;
@@ -452,7 +528,12 @@ static int __init cpurng_test_init(void)
 
 static void __exit cpurng_test_exit(void)
 {
+	unsigned int i;
+
 	debugfs_remove_recursive(cpurng_test_dir);
+	for (i = 0; i < CPURNG_TEST_SLOTS; i++)
+		if (cpurng_test_held[i])
+			crypto_free_rng(cpurng_test_held[i]);
 	kfree_sensitive(cpurng_test_result);
 }
 
