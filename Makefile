@@ -113,12 +113,14 @@ GUEST_PROGS := $(patsubst $(SRC)/tests/vm/progs/%.c,$(BUILD)/guest/bin/%,\
 # Host unit tests: C programs built here, Python ones run in place.
 HOST_C_TESTS := $(BUILD)/host/test_jitter_health \
 		$(BUILD)/host/test_collector_core
-HOST_BENCHES := $(BUILD)/host/bench_collector_mix
+HOST_BENCHES := $(BUILD)/host/bench_collector_mix \
+		$(SRC)/tests/host/bench_jitter_native.py
 HOST_TESTS := $(HOST_C_TESTS) $(SRC)/tests/host/test_build.py \
 	      $(SRC)/tests/host/test_ea.py $(SRC)/tests/host/test_evidence_report.py \
 	      $(SRC)/tests/harness/test_harness.py \
 	      $(SRC)/tests/host/test_first_invocation.py \
-	      $(SRC)/tests/host/test_install.py
+	      $(SRC)/tests/host/test_install.py \
+	      $(SRC)/tests/host/test_jitter_native.py
 TEST_HEADERS := $(wildcard $(SRC)/tests/lib/*.h $(SRC)/include/cpurng/*.h)
 
 # Files a kernel build needs, linked into one tree per variant so the
@@ -146,6 +148,23 @@ $(BUILD)/tools/cpurng-capture: $(SRC)/tools/cpurng-capture.c \
 		$(BUILD)/host/jitter_noise.o $(TEST_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -o $@ $(filter %.c %.o,$^) $(TOOL_LDFLAGS)
+
+# The jitter RNG run natively (cpurng-jitter): the module's own instance,
+# conditioning and health-test sources, built against the userspace
+# stand-ins of tools/native (whose unused kernel-style parameters and
+# OpenSSL's SHA256_* calls would otherwise warn), and the noise core at -O0.
+NATIVE_CFLAGS = $(TOOL_CFLAGS) -I$(SRC)/tools/native -Wno-unused-parameter \
+		-Wno-deprecated-declarations
+NATIVE_HEADERS := $(wildcard $(SRC)/tools/native/*.h $(SRC)/tools/native/*/*.h)
+NATIVE_JITTER_OBJS := $(patsubst %,$(BUILD)/native/jitter_%.o,instance pool health)
+$(BUILD)/native/%.o: $(SRC)/crypto/%.c $(TEST_HEADERS) $(NATIVE_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(NATIVE_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tools/cpurng-jitter: $(SRC)/tools/cpurng-jitter.c $(NATIVE_JITTER_OBJS) \
+		$(BUILD)/host/jitter_noise.o $(TEST_HEADERS) $(NATIVE_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(NATIVE_CFLAGS) -o $@ $(filter %.c %.o,$^) $(TOOL_LDFLAGS) -lcrypto
 
 EA_SRCS := $(wildcard $(SRC)/tools/ea/*.c)
 $(BUILD)/tools/cpurng-spectrum: $(SRC)/tools/cpurng-spectrum.c \

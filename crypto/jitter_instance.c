@@ -12,6 +12,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/random.h>
@@ -20,6 +21,28 @@
 #include <linux/string.h>
 
 #include "../include/cpurng/jitter.h"
+#include "../include/cpurng/module_util.h"
+
+int cpurng_jent_check_config(const struct cpurng_jent_config *c)
+{
+	int ret;
+
+	ret = cpurng_param_check("osr", c->osr, CPURNG_OSR_MIN,
+				 CPURNG_OSR_MAX) ?:
+	      cpurng_param_check("mem_size", c->mem_size, CPURNG_JENT_MEM_MIN,
+				 CPURNG_JENT_MEM_MAX) ?:
+	      cpurng_param_check("mem_loops", c->mem_loops, 1,
+				 CPURNG_JENT_LOOPS_MAX) ?:
+	      cpurng_param_check("fold_loops", c->fold_loops, 1,
+				 CPURNG_JENT_FOLDS_MAX);
+	if (ret)
+		return ret;
+	if (!is_power_of_2(c->mem_size)) {
+		pr_err("mem_size=%u is not a power of two\n", c->mem_size);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static void cpurng_jent_sample(struct cpurng_jent *j,
 			       struct cpurng_noise_sample *s)

@@ -16,7 +16,6 @@
 #include <crypto/internal/rng.h>
 #include <linux/fips.h>
 #include <linux/kernel.h>
-#include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
@@ -33,22 +32,12 @@
  * exceeds the last-level cache of current CPUs, for experiments that want
  * every access to miss it.
  */
-#define CPURNG_JENT_MEM_MIN	256U
-#define CPURNG_JENT_MEM_MAX	(64U << 20)
-#define CPURNG_JENT_LOOPS_MAX	65536U
-#define CPURNG_JENT_FOLDS_MAX	64U
-
-/*
- * Defaults.  The evidence report (Documentation/entropy-evidence.rst) is
- * where they must be justified: osr 3 claims 1/3 bit per sample; a 64 KiB
- * buffer is larger than the L1 data cache of common CPUs, so the walk keeps
- * reaching into L2.
- */
+/* The defaults are in jitter.h, shared with the native build. */
 struct cpurng_jent_config cpurng_jent_config = {
-	.osr = 3,
-	.mem_size = 64 << 10,
-	.mem_loops = 128,
-	.fold_loops = 1,
+	.osr = CPURNG_JENT_DEFAULT_OSR,
+	.mem_size = CPURNG_JENT_DEFAULT_MEM_SIZE,
+	.mem_loops = CPURNG_JENT_DEFAULT_MEM_LOOPS,
+	.fold_loops = CPURNG_JENT_DEFAULT_FOLD_LOOPS,
 };
 
 module_param_named(osr, cpurng_jent_config.osr, uint, 0444);
@@ -63,27 +52,6 @@ MODULE_PARM_DESC(fold_loops, "Timestamp foldings per sample (1-64, default 1)");
 bool cpurng_jent_fips(void)
 {
 	return fips_enabled || cpurng_jent_test_fips();
-}
-
-static int cpurng_jent_check_config(const struct cpurng_jent_config *c)
-{
-	int ret;
-
-	ret = cpurng_param_check("osr", c->osr, CPURNG_OSR_MIN,
-				 CPURNG_OSR_MAX) ?:
-	      cpurng_param_check("mem_size", c->mem_size, CPURNG_JENT_MEM_MIN,
-				 CPURNG_JENT_MEM_MAX) ?:
-	      cpurng_param_check("mem_loops", c->mem_loops, 1,
-				 CPURNG_JENT_LOOPS_MAX) ?:
-	      cpurng_param_check("fold_loops", c->fold_loops, 1,
-				 CPURNG_JENT_FOLDS_MAX);
-	if (ret)
-		return ret;
-	if (!is_power_of_2(c->mem_size)) {
-		pr_err("mem_size=%u is not a power of two\n", c->mem_size);
-		return -EINVAL;
-	}
-	return 0;
 }
 
 static int cpurng_jent_kcapi_init(struct crypto_tfm *tfm)

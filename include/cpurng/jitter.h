@@ -57,6 +57,25 @@ struct cpurng_jent_config {
 
 extern struct cpurng_jent_config cpurng_jent_config;
 
+/*
+ * Defaults (the module's parameters) and bounds.  The evidence report
+ * (Documentation/entropy-evidence.rst) is where the defaults must be
+ * justified: osr 3 claims 1/3 bit per sample; a 64 KiB buffer is larger
+ * than the L1 data cache of common CPUs, so the walk keeps reaching into
+ * L2.
+ */
+#define CPURNG_JENT_DEFAULT_OSR		3U
+#define CPURNG_JENT_DEFAULT_MEM_SIZE	(64U << 10)
+#define CPURNG_JENT_DEFAULT_MEM_LOOPS	128U
+#define CPURNG_JENT_DEFAULT_FOLD_LOOPS	1U
+#define CPURNG_JENT_MEM_MIN		256U
+#define CPURNG_JENT_MEM_MAX		(64U << 20)
+#define CPURNG_JENT_LOOPS_MAX		65536U
+#define CPURNG_JENT_FOLDS_MAX		64U
+
+/* 0, or -EINVAL after logging which parameter is out of its bounds. */
+int cpurng_jent_check_config(const struct cpurng_jent_config *c);
+
 /**
  * struct cpurng_jent_pool - conditioning state of one instance
  * @desc: running SHA-256 over raw samples since the last block
