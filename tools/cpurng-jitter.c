@@ -100,7 +100,7 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void usage(FILE *f)
+static void print_help(FILE *f)
 {
 	fprintf(f,
 		"usage: cpurng-jitter [options]\n"
@@ -119,8 +119,8 @@ static void usage(FILE *f)
 		CPURNG_JENT_DEFAULT_MEM_LOOPS, CPURNG_JENT_DEFAULT_FOLD_LOOPS);
 }
 
-static int number(const char *arg, const char *what, unsigned long long max,
-		  unsigned long long *out)
+static int parse_number(const char *arg, const char *what,
+			unsigned long long max, unsigned long long *out)
 {
 	char *end;
 
@@ -220,7 +220,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "n:o:xb:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (number(optarg, "--bytes", 1ULL << 40, &len))
+			if (parse_number(optarg, "--bytes", 1ULL << 40, &len))
 				return 2;
 			break;
 		case 'o':
@@ -230,23 +230,23 @@ int main(int argc, char **argv)
 			hex = true;
 			break;
 		case 'b':
-			if (number(optarg, "--bench", 3600, &seconds) ||
+			if (parse_number(optarg, "--bench", 3600, &seconds) ||
 			    !seconds) {
 				fprintf(stderr, "cpurng-jitter: --bench takes 1-3600 seconds\n");
 				return 2;
 			}
 			break;
 		case 1: case 2: case 3: case 4:
-			if (number(optarg, opts[c + 3].name, UINT32_MAX, &v))
+			if (parse_number(optarg, opts[c + 3].name, UINT32_MAX, &v))
 				return 2;
 			*(c == 1 ? &cfg->osr : c == 2 ? &cfg->mem_size :
 			  c == 3 ? &cfg->mem_loops : &cfg->fold_loops) = v;
 			break;
 		case 'h':
-			usage(stdout);
+			print_help(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_help(stderr);
 			return 2;
 		}
 	}
@@ -259,7 +259,8 @@ int main(int argc, char **argv)
 	if (cpurng_jent_check_config(cfg))
 		return 2;
 	if (!seconds && !hex && !output && isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "cpurng-jitter: binary output to a terminal: use --hex or -o FILE\n");
+		fprintf(stderr, "cpurng-jitter: binary output to a terminal: "
+			"use --hex or -o FILE\n");
 		return 2;
 	}
 	if (output && !seconds) {

@@ -29,22 +29,33 @@
 
 #include "../../include/cpurng/types.h"
 
-
 #ifndef KBUILD_MODNAME
 #define KBUILD_MODNAME "cpurng_jitter"
 #endif
-#define IS_ENABLED(option)	0
+#define IS_ENABLED(CONFIG_OPTION)	0
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define noinline		__attribute__((noinline))
 #define __always_unused		__attribute__((unused))
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
-#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define BIT(n)			(1UL << (n))
-#define min(a, b)		((a) < (b) ? (a) : (b))
-#define max(a, b)		((a) > (b) ? (a) : (b))
-#define min_t(t, a, b)		((t)(a) < (t)(b) ? (t)(a) : (t)(b))
-#define max_t(t, a, b)		((t)(a) > (t)(b) ? (t)(a) : (t)(b))
+/* Each argument evaluated once, as the kernel's. */
+#define DIV_ROUND_UP(n, d) ({						\
+	__typeof__(d) _d = (d);						\
+	((n) + _d - 1) / _d;						\
+})
+#define min(a, b) ({							\
+	__typeof__(a) _a = (a);						\
+	__typeof__(b) _b = (b);						\
+	_a < _b ? _a : _b;						\
+})
+#define max(a, b) ({							\
+	__typeof__(a) _a = (a);						\
+	__typeof__(b) _b = (b);						\
+	_a > _b ? _a : _b;						\
+})
+#define min_t(type, a, b)	min((type)(a), (type)(b))
+#define max_t(type, a, b)	max((type)(a), (type)(b))
 #define container_of(p, type, member) \
 	((type *)((char *)(p) - offsetof(type, member)))
 
