@@ -145,7 +145,8 @@ $(BUILD)/tools/%: $(SRC)/tools/%.c
 
 # The native capture runs the jitter noise core, built at -O0 as in the kernel.
 $(BUILD)/tools/cpurng-capture: $(SRC)/tools/cpurng-capture.c \
-		$(BUILD)/host/jitter_noise.o $(TEST_HEADERS)
+		$(SRC)/tools/native/timestamp.c $(BUILD)/host/jitter_noise.o \
+		$(TEST_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -o $@ $(filter %.c %.o,$^) $(TOOL_LDFLAGS)
 
@@ -162,7 +163,8 @@ $(BUILD)/native/%.o: $(SRC)/crypto/%.c $(TEST_HEADERS) $(NATIVE_HEADERS)
 	$(CC) $(NATIVE_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tools/cpurng-jitter: $(SRC)/tools/cpurng-jitter.c $(NATIVE_JITTER_OBJS) \
-		$(BUILD)/host/jitter_noise.o $(TEST_HEADERS) $(NATIVE_HEADERS)
+		$(SRC)/tools/native/timestamp.c $(BUILD)/host/jitter_noise.o \
+		$(TEST_HEADERS) $(NATIVE_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(NATIVE_CFLAGS) -o $@ $(filter %.c %.o,$^) $(TOOL_LDFLAGS) -lcrypto
 

@@ -64,22 +64,6 @@ static void usage(FILE *f)
 		"  -h, --help           this help\n");
 }
 
-/* Native timer for the noise core: the cycle counter, as the kernel's. */
-u64 cpurng_noise_timestamp(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned int lo, hi;
-
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return (u64)hi << 32 | lo;
-#else
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-#endif
-}
-
 static void first_line(const char *path, const char *prefix, char *out,
 		       size_t size)
 {

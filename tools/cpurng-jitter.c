@@ -76,22 +76,6 @@ bool cpurng_jent_fips(void)
 	return false;
 }
 
-/* The cycle counter, as random_get_entropy() reads it on x86. */
-u64 cpurng_noise_timestamp(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned int lo, hi;
-
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return (u64)hi << 32 | lo;
-#else
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-#endif
-}
-
 static double now(void)
 {
 	struct timespec ts;
