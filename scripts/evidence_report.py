@@ -139,7 +139,8 @@ class Report:
         self.table(head, rows)
 
     def render(self):
-        osr = source_default('crypto/jitter_kcapi.c', r'\.osr = (\d+)')
+        osr = source_default('include/cpurng/jitter.h',
+                             r'#define CPURNG_JENT_DEFAULT_OSR\s+(\d+)')
         credit = source_default('include/cpurng/drbg.h',
                                 r'CPURNG_DRBG_CREDIT_MAX\s+(\d+)')
         nat = self.headers.get('native-jitter-normal', {})
@@ -508,7 +509,7 @@ class Report:
         ok = h_final >= claim
         self.para(
             f"The jitter RNG credits each health-tested sample 1/osr bit; "
-            f"the default osr is {osr} (``crypto/jitter_kcapi.c``), a claim "
+            f"the default osr is {osr} (``include/cpurng/jitter.h``), a claim "
             f"of {claim:.3f} bits/sample.  Measured natively in the mode the "
             f"RNG runs: {h:.3f} bits/sample ({self.by(key)})"
             + (f", {h_final:.3f} after the restart tests"

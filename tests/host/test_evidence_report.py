@@ -82,8 +82,8 @@ def valid_rst(text):
 
 
 def main():
-    osr = evidence_report.source_default('crypto/jitter_kcapi.c',
-                                         r'\.osr = (\d+)')
+    osr = evidence_report.source_default('include/cpurng/jitter.h',
+                                         r'#define CPURNG_JENT_DEFAULT_OSR\s+(\d+)')
     report(osr is not None, 'osr_default_read_from_source', str(osr))
     claim = 1 / osr
     good = evidence_report.render(data(claim * 4))
