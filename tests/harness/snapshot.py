@@ -149,19 +149,11 @@ def device_args(workdir, tag, guid):
             '-device', 'isa-serial,chardev=ctl,index=2,irq=5']
 
 
-def _read(path):
-    try:
-        with open(path, errors='replace') as f:
-            return f.read()
-    except FileNotFoundError:
-        return ''
-
-
 def _wait_for(path, pattern, proc, timeout):
     """Seconds until @pattern (a string) appears in file @path, or None."""
     start = time.monotonic()
     while time.monotonic() - start < timeout:
-        if pattern in _read(path):
+        if pattern in vm.read_text(path):
             return time.monotonic() - start
         if proc.poll() is not None:
             return None
@@ -302,11 +294,12 @@ def run(group, kimage, initrd, outdir, cmdline):
     if reached is None:
         timed_out = origin.proc.poll() is None
         origin.kill()
-        nested = vm.analyse(group, _read(origin.results), _read(origin.console),
-                            timed_out, origin.proc.returncode)
+        nested = vm.analyse(group, vm.read_text(origin.results),
+                            vm.read_text(origin.console), timed_out,
+                            origin.proc.returncode)
         # A guest whose cases all skipped (a kernel without what they
         # need) finishes cleanly without a snapshot point: report that.
-        clean = vm.DONE_MARK in _read(origin.results) and \
+        clean = vm.DONE_MARK in vm.read_text(origin.results) and \
             not count_lines(nested).failed
         checks.append(('ok' if clean else 'not ok',
                        'origin_reached_snapshot_point' if not clean
@@ -326,7 +319,7 @@ def run(group, kimage, initrd, outdir, cmdline):
         return finish()
     origin.qmp.quit()
     origin.wait(30)
-    before = _read(origin.results)
+    before = vm.read_text(origin.results)
     before = before[:before.index(SNAPSHOT_MARK) + len(SNAPSHOT_MARK)] + '\n'
 
     clones = []
@@ -348,12 +341,13 @@ def run(group, kimage, initrd, outdir, cmdline):
                 ours, deadline = 0, time.monotonic() + NOTICE_TIMEOUT
                 while t is not None and ours < group.fork_notices and \
                         time.monotonic() < deadline:
-                    ours = len(OUR_FORK_NOTICE.findall(_read(c.console)))
+                    ours = len(OUR_FORK_NOTICE.findall(
+                        vm.read_text(c.console)))
                     time.sleep(0.01)
                 diags.append(f'# our modules\' VM-fork notices: {ours}')
             else:
                 time.sleep(SAME_ID_SETTLE)
-                text = _read(c.console)
+                text = vm.read_text(c.console)
                 diags.append(f'# {SAME_ID_SETTLE:.0f}s after resume: '
                              f'random.c notice {RANDOM_FORK_NOTICE in text}, '
                              f'ours {len(OUR_FORK_NOTICE.findall(text))}')
@@ -362,9 +356,10 @@ def run(group, kimage, initrd, outdir, cmdline):
             diags.append(f'# restore failed: {e}')
         c.qmp.sock.close()
         status, timed_out = c.wait(group.timeout)
-        after = _read(c.results)
+        after = vm.read_text(c.results)
         nested = vm.analyse(group, before + after,
-                            _read(origin.console) + _read(c.console),
+                            vm.read_text(origin.console) +
+                            vm.read_text(c.console),
                             timed_out, status)
         failed = count_lines(nested).failed
         checks.append(('not ok' if failed else 'ok', f'clone{n}_{kind}_id',

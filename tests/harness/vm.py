@@ -348,6 +348,15 @@ def unpack_disk(disk, dest, lines):
     return lines + [diag, f'{"ok" if ok else "not ok"} {n} files_from_guest']
 
 
+def read_text(path):
+    """What a VM left in @path so far ('' if it wrote nothing)."""
+    try:
+        with open(path, errors='replace') as f:
+            return f.read()
+    except FileNotFoundError:
+        return ''
+
+
 def run_group(group, kimage, initrd, outdir, log=print, cmdline=None):
     os.makedirs(outdir, exist_ok=True)
     console_path = os.path.join(outdir, 'console.log')
@@ -388,15 +397,7 @@ def run_group(group, kimage, initrd, outdir, log=print, cmdline=None):
                     log(f'# {group.name}: no results after {elapsed:.0f}s, guest never started')
                 break
     seconds = time.monotonic() - start
-
-    def read(path):
-        try:
-            with open(path, errors='replace') as f:
-                return f.read()
-        except FileNotFoundError:
-            return ''
-
-    lines = analyse(group, read(results_path), read(console_path),
+    lines = analyse(group, read_text(results_path), read_text(console_path),
                     timed_out, status)
     if group.disk:
         lines = unpack_disk(disk, os.path.join(outdir, 'files'), lines)
