@@ -39,9 +39,6 @@
 #define CPURNG_CR_FLUSH_MS_MIN	1000U
 #define CPURNG_CR_FLUSH_MS_MAX	3600000U
 
-/* Fresh kernel RNG output that moves the key after a VM fork. */
-#define CPURNG_CR_FORK_FRESH_BYTES	32
-
 /* A day of full-time collection is more than any boot needs. */
 #define CPURNG_CR_FULL_S_MAX	86400U
 
@@ -93,7 +90,7 @@ static void cpurng_cr_step(struct cpurng_cr_rng *r, u8 domain, u8 *out,
 static void cpurng_cr_after_fork(struct cpurng_cr_rng *r)
 {
 	unsigned int gen = cpurng_fork_gen(&cpurng_cr_forks);
-	u8 fresh[CPURNG_CR_FORK_FRESH_BYTES];
+	u8 fresh[CPURNG_FORK_FRESH_BYTES];
 
 	if (likely(r->fork_gen == gen))
 		return;

@@ -73,9 +73,6 @@ const struct cpurng_drbg_mech cpurng_drbg_mechs[] = {
 
 const unsigned int cpurng_drbg_nmechs = ARRAY_SIZE(cpurng_drbg_mechs);
 
-/* Fresh get_random_bytes() output mixed into a reseed after a VM fork. */
-#define CPURNG_DRBG_FORK_FRESH_BYTES	32
-
 /* Instances, for the status. */
 static LIST_HEAD(cpurng_drbg_instances);
 static DEFINE_MUTEX(cpurng_drbg_instances_lock);
@@ -247,7 +244,7 @@ static int cpurng_drbg_do_seed(struct cpurng_drbg *d, bool reseed,
 	u32 need = reseed ? m->strength : m->strength * 3 / 2;
 	/* Read first: an event during the gathering forces another reseed. */
 	unsigned int gen = cpurng_fork_gen(&cpurng_drbg_forks);
-	u8 fresh[CPURNG_DRBG_FORK_FRESH_BYTES];
+	u8 fresh[CPURNG_FORK_FRESH_BYTES];
 	struct cpurng_drbg_gathered *g;
 	struct cpurng_drbg_cat cat = { .n = 2 };
 	enum cpurng_drbg_level level;

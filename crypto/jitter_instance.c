@@ -188,9 +188,6 @@ static int cpurng_jent_block(struct cpurng_jent *j,
 	       cpurng_jent_pool_extract(&j->pool, out);
 }
 
-/* Fresh kernel RNG output mixed into the pool after a VM fork. */
-#define CPURNG_JENT_FORK_FRESH_BYTES	32
-
 /*
  * After a VM fork or a resume the pool may be running in another clone
  * too.  Every block collects fresh noise anyway, but two clones on one
@@ -201,7 +198,7 @@ static int cpurng_jent_block(struct cpurng_jent *j,
 static int cpurng_jent_after_fork(struct cpurng_jent *j)
 {
 	unsigned int gen = cpurng_fork_gen(&cpurng_jent_forks);
-	u8 fresh[CPURNG_JENT_FORK_FRESH_BYTES];
+	u8 fresh[CPURNG_FORK_FRESH_BYTES];
 	int ret;
 
 	if (likely(j->fork_gen == gen))

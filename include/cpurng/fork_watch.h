@@ -36,6 +36,13 @@
 #include <linux/suspend.h>
 #include <linux/sysfs.h>
 
+/*
+ * Fresh kernel RNG output an instance mixes in after an event: uncredited,
+ * it only separates the clones (random.c has reseeded from the new VM
+ * generation ID by the time it calls the chain).  256 bits.
+ */
+#define CPURNG_FORK_FRESH_BYTES	32
+
 /**
  * struct cpurng_fork_watch - VM forks and resumes seen by one module
  * @what: what follows an event, for the log line
