@@ -174,7 +174,8 @@ $(BUILD)/tools/cpurng-spectrum: $(SRC)/tools/cpurng-spectrum.c \
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -o $@ $(filter %.c,$^) $(TOOL_LDFLAGS) -lm
 
-$(BUILD)/tools/cpurng-ea: $(SRC)/tools/cpurng-ea.c $(EA_SRCS) $(SRC)/tools/ea/ea.h
+$(BUILD)/tools/cpurng-ea: $(SRC)/tools/cpurng-ea.c $(EA_SRCS) $(SRC)/tools/ea/ea.h \
+		$(SRC)/crypto/jitter_estimate.c $(SRC)/include/cpurng/jitter_estimate.h
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -o $@ $(filter %.c,$^) $(TOOL_LDFLAGS) -lm
 

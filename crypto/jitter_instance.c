@@ -317,6 +317,37 @@ void cpurng_jent_free(struct cpurng_jent *j)
 	mutex_destroy(&j->lock);
 }
 
+int cpurng_jent_raw_deltas(u64 *out, u32 n)
+{
+	const struct cpurng_jent_config *cfg = &cpurng_jent_config;
+	struct cpurng_noise_sample s;
+	struct cpurng_jent *j;
+	u32 i;
+
+	j = kzalloc(sizeof(*j), GFP_KERNEL);
+	if (!j)
+		return -ENOMEM;
+	j->noise.mem = kvzalloc(cfg->mem_size, GFP_KERNEL);
+	if (!j->noise.mem) {
+		kfree(j);
+		return -ENOMEM;
+	}
+	j->noise.mem_mask = cfg->mem_size - 1;
+	j->noise.mem_loops = cfg->mem_loops;
+	j->noise.fold_loops = cfg->fold_loops;
+	j->noise.paths = CPURNG_NOISE_ALL;
+	for (i = 0; i < n; i++) {
+		cpurng_jent_sample(j, &s);
+		out[i] = s.delta;
+		if (!(i % 256))
+			cond_resched();
+	}
+	memzero_explicit(j->noise.mem, cfg->mem_size);
+	kvfree(j->noise.mem);
+	kfree_sensitive(j);
+	return 0;
+}
+
 /*
  * Run the start-up test once on a throw-away instance before registering,
  * so a platform without a usable timer, or a deterministic one, never

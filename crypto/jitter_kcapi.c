@@ -40,8 +40,39 @@ struct cpurng_jent_config cpurng_jent_config = {
 	.fold_loops = CPURNG_JENT_DEFAULT_FOLD_LOOPS,
 };
 
-module_param_named(osr, cpurng_jent_config.osr, uint, 0444);
-MODULE_PARM_DESC(osr, "Oversampling rate: each sample is credited 1/osr bit (1-8, default 3)");
+bool cpurng_jent_osr_auto;
+
+/* osr=N, or osr=auto: the smallest osr the estimate at load supports. */
+static int cpurng_jent_osr_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int osr;
+
+	if (sysfs_streq(val, "auto")) {
+		cpurng_jent_osr_auto = true;
+		return 0;
+	}
+	if (kstrtouint(val, 10, &osr)) {
+		pr_err("osr: '%.*s' is neither a number nor auto\n",
+		       (int)strcspn(val, "\n"), val);
+		return -EINVAL;
+	}
+	/* the bounds are checked with the other parameters at load */
+	cpurng_jent_osr_auto = false;
+	cpurng_jent_config.osr = osr;
+	return 0;
+}
+
+static int cpurng_jent_osr_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%u\n", cpurng_jent_config.osr);
+}
+
+static const struct kernel_param_ops cpurng_jent_osr_ops = {
+	.set = cpurng_jent_osr_set,
+	.get = cpurng_jent_osr_get,
+};
+module_param_cb(osr, &cpurng_jent_osr_ops, NULL, 0444);
+MODULE_PARM_DESC(osr, "Oversampling rate: each sample is credited 1/osr bit (1-8, default 3), or auto: the smallest osr the min-entropy estimate at load supports");
 module_param_named(mem_size, cpurng_jent_config.mem_size, uint, 0444);
 MODULE_PARM_DESC(mem_size, "Memory buffer per instance in bytes, a power of two (256 - 64 MiB, default 64 KiB)");
 module_param_named(mem_loops, cpurng_jent_config.mem_loops, uint, 0444);
@@ -154,6 +185,10 @@ static int __init cpurng_jent_mod_init(void)
 		       CPURNG_JENT_NAME);
 		goto err_capture;
 	}
+	/* Before any instance exists: osr=auto sets the osr they size for. */
+	ret = cpurng_jent_assess_at_load(cpurng_jent_osr_auto);
+	if (ret)
+		goto err_capture;
 
 	ret = cpurng_fork_watch_start(&cpurng_jent_forks,
 				      "every instance mixes fresh kernel RNG output into its pool before its next block");
@@ -169,9 +204,9 @@ static int __init cpurng_jent_mod_init(void)
 	if (ret)
 		goto err_forks;
 
-	pr_info("registered %s as %s: osr %u, buffer %u bytes, per sample %u accesses and %u foldings\n",
+	pr_info("registered %s as %s: osr %u%s, buffer %u bytes, per sample %u accesses and %u foldings\n",
 		CPURNG_JENT_DRIVER, cpurng_jent_alg.base.cra_name,
-		cpurng_jent_config.osr,
+		cpurng_jent_config.osr, cpurng_jent_osr_auto ? " (auto)" : "",
 		cpurng_jent_config.mem_size, cpurng_jent_config.mem_loops,
 		cpurng_jent_config.fold_loops);
 	return 0;

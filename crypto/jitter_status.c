@@ -7,6 +7,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/kernel.h>
 #include <linux/kobject.h>
 #include <linux/sysfs.h>
 
@@ -169,6 +170,53 @@ static ssize_t recording_show(struct kobject *kobj,
 
 static struct kobj_attribute recording_attr = __ATTR_RO(recording);
 
+/*
+ * The in-kernel min-entropy estimate (jitter_assess.c): the latest result
+ * in millibits per sample, the estimator that gave it, and what it means
+ * for osr.  Writing 1 to assess takes a new estimate.
+ */
+#define CPURNG_JENT_ASSESS_ATTR(_name, _fmt, _expr)			\
+static ssize_t _name##_show(struct kobject *kobj,			\
+			    struct kobj_attribute *attr, char *buf)	\
+{									\
+	struct cpurng_jent_assessment a;				\
+									\
+	cpurng_jent_assessment_get(&a);					\
+	return sysfs_emit(buf, _fmt "\n", _expr);			\
+}									\
+static struct kobj_attribute _name##_attr = __ATTR_RO(_name)
+
+CPURNG_JENT_ASSESS_ATTR(estimate_mbits, "%u", a.runs ? a.est.min_mbits : 0);
+CPURNG_JENT_ASSESS_ATTR(estimate_by, "%s",
+			a.runs ? cpurng_est_name(a.est.by) : "none");
+CPURNG_JENT_ASSESS_ATTR(estimate_samples, "%u", a.runs ? a.est.samples : 0);
+CPURNG_JENT_ASSESS_ATTR(estimate_runs, "%u", a.runs);
+CPURNG_JENT_ASSESS_ATTR(estimate_low, "%u", a.low);
+CPURNG_JENT_ASSESS_ATTR(osr_needed, "%u", a.runs ? a.osr_needed : 0);
+
+static ssize_t osr_show(struct kobject *kobj, struct kobj_attribute *attr,
+			char *buf)
+{
+	return sysfs_emit(buf, "%u%s\n", cpurng_jent_config.osr,
+			  cpurng_jent_osr_auto ? " auto" : "");
+}
+
+static struct kobj_attribute osr_attr = __ATTR_RO(osr);
+
+static ssize_t assess_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t len)
+{
+	bool go;
+	int ret;
+
+	if (kstrtobool(buf, &go) || !go)
+		return -EINVAL;
+	ret = cpurng_jent_assess_now();
+	return ret ? ret : len;
+}
+
+static struct kobj_attribute assess_attr = __ATTR_WO(assess);
+
 /* VM forks and resumes, and the instances that took fresh input. */
 CPURNG_FORK_ATTR(vm_forks, &cpurng_jent_forks.vm_forks);
 CPURNG_FORK_ATTR(resumes, &cpurng_jent_forks.resumes);
@@ -198,6 +246,14 @@ static struct attribute *cpurng_jent_attrs[] = {
 	&vm_forks_attr.attr,
 	&resumes_attr.attr,
 	&fork_reseeds_attr.attr,
+	&osr_attr.attr,
+	&estimate_mbits_attr.attr,
+	&estimate_by_attr.attr,
+	&estimate_samples_attr.attr,
+	&estimate_runs_attr.attr,
+	&estimate_low_attr.attr,
+	&osr_needed_attr.attr,
+	&assess_attr.attr,
 	NULL,
 };
 

@@ -219,6 +219,29 @@ static void print_block(const char *value, const char *indent)
 	}
 }
 
+/*
+ * The in-kernel min-entropy estimate beside the credit it checks: osr and
+ * the estimate come as numbers, the margin is their product.
+ */
+static void print_jitter_estimate(const struct entry *e, int n)
+{
+	const char *mb = get(e, n, "estimate_mbits");
+	unsigned int osr = strtoul(get(e, n, "osr"), NULL, 10);
+	unsigned long mbits = strtoul(mb, NULL, 10);
+
+	if (!strcmp(get(e, n, "estimate_runs"), "0") || !osr) {
+		printf("    entropy estimate: none (assess_samples=0); osr %s\n",
+		       get(e, n, "osr"));
+		return;
+	}
+	printf("    entropy estimate %lu.%03lu bits/sample (%s, %s samples, %s runs, %s low); "
+	       "osr %s: credit %.3f, margin %.2f; smallest osr with margin 2: %s\n",
+	       mbits / 1000, mbits % 1000, get(e, n, "estimate_by"),
+	       get(e, n, "estimate_samples"), get(e, n, "estimate_runs"),
+	       get(e, n, "estimate_low"), get(e, n, "osr"), 1.0 / osr,
+	       mbits * osr / 1000.0, get(e, n, "osr_needed"));
+}
+
 static void print_jitter(const struct entry *e, int n)
 {
 	printf("    start-up test: %s (%s runs, %s failed)\n",
@@ -235,6 +258,7 @@ static void print_jitter(const struct entry *e, int n)
 	printf("    cutoffs: RCT %s, APT %s; timer %s; FIPS semantics %s\n",
 	       get(e, n, "rct_cutoffs"), get(e, n, "apt_cutoffs"),
 	       get(e, n, "timer"), get(e, n, "fips"));
+	print_jitter_estimate(e, n);
 }
 
 static void print_collector(const struct entry *e, int n)

@@ -10,6 +10,8 @@
  *   jitter_status.c    counters and sysfs status
  *   jitter_kcapi.c     module parameters, crypto_rng registration
  *   jitter_capture.c   raw-noise capture in debugfs (raw_capture=1 only)
+ *   jitter_estimate.c  integer SP800-90B estimates, kernel-agnostic
+ *   jitter_assess.c    the estimate at load and on request; osr=auto
  *   jitter_test.c      test-only hooks (CONFIG_CRYPTO_CPURNG_TESTING)
  */
 #ifndef CPURNG_JITTER_H
@@ -20,6 +22,7 @@
 #include <linux/types.h>
 
 #include "fork_watch.h"
+#include "jitter_estimate.h"
 #include "jitter_health.h"
 #include "jitter_noise.h"
 
@@ -134,6 +137,42 @@ int cpurng_jent_generate(struct cpurng_jent *j, const u8 *addtl,
 int cpurng_jent_reset(struct cpurng_jent *j, const u8 *seed,
 		      unsigned int len);
 int cpurng_jent_platform_check(void);
+/*
+ * @n raw deltas from a throw-away noise instance in the module's
+ * configuration (no health tests, no conditioning): for the estimate.
+ */
+int cpurng_jent_raw_deltas(u64 *out, u32 n);
+
+/*
+ * The claim checked on this machine (jitter_assess.c).  The in-kernel
+ * estimate must reach CPURNG_JENT_ASSESS_MARGIN times the credited 1/osr
+ * bit per sample: the estimate covers three of the ten SP800-90B 6.3
+ * estimators on one block and no restart test, and the noise varies with
+ * load (Documentation/entropy-evidence.rst), so equality would be no check.
+ */
+#define CPURNG_JENT_ASSESS_MARGIN	2U
+/* Samples per estimate (module parameter assess_samples; 0: no check). */
+#define CPURNG_JENT_ASSESS_SAMPLES	8192U
+
+/**
+ * struct cpurng_jent_assessment - the latest in-kernel estimate
+ * @est: its result (valid when @runs > 0)
+ * @runs: estimates taken (at load and on request)
+ * @low: estimates below CPURNG_JENT_ASSESS_MARGIN times the credit
+ * @osr_needed: the smallest osr the latest estimate supports with the
+ *	margin (CPURNG_OSR_MAX + 1: none)
+ */
+struct cpurng_jent_assessment {
+	struct cpurng_estimate est;
+	u32 runs;
+	u32 low;
+	u32 osr_needed;
+};
+
+int cpurng_jent_assess_at_load(bool osr_auto);
+int cpurng_jent_assess_now(void);
+void cpurng_jent_assessment_get(struct cpurng_jent_assessment *a);
+extern bool cpurng_jent_osr_auto;
 
 /* Global statistics, exported through sysfs by jitter_status.c. */
 void cpurng_jent_stats_instance(int delta);
