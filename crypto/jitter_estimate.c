@@ -19,7 +19,7 @@ static inline u64 div_u64(u64 a, u32 b)
 }
 #endif
 
-#define Q32_ONE		(1ULL << 32)
+#define Q32_ONE		0x100000000ULL
 /* SP800-90B 6.3.1 step 3 and 6.3.7 step 5: z = 2.576 for 99 %, in 1/1000. */
 #define EST_Z_MILLI	2576ULL
 /* log2(100) in Q16: 0.01^(1/N) = 2^(-log2(100) / N), 6.3.7 step 5. */

@@ -72,7 +72,7 @@ static const struct kernel_param_ops cpurng_jent_osr_ops = {
 	.get = cpurng_jent_osr_get,
 };
 module_param_cb(osr, &cpurng_jent_osr_ops, NULL, 0444);
-MODULE_PARM_DESC(osr, "Oversampling rate: each sample is credited 1/osr bit (1-8, default 3), or auto: the smallest osr the min-entropy estimate at load supports");
+MODULE_PARM_DESC(osr, "Oversampling rate: each sample is credited 1/osr bit (1-8, default 6), or auto: the smallest osr the min-entropy estimate at load supports");
 module_param_named(mem_size, cpurng_jent_config.mem_size, uint, 0444);
 MODULE_PARM_DESC(mem_size, "Memory buffer per instance in bytes, a power of two (256 - 64 MiB, default 64 KiB)");
 module_param_named(mem_loops, cpurng_jent_config.mem_loops, uint, 0444);

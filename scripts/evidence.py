@@ -4,14 +4,18 @@
 
   1. native captures: the jitter noise core in userspace on this machine
      (cpurng-capture -w native), every mode it can run, and restarts;
-  2. VM captures: the "evidence" suite of VM groups (every isolation mode,
+  2. load conditions (evidence_conditions.py): the native capture in the
+     default configuration again, several runs each while the machine is
+     idle, CPU-bound, memory-bound, in an interrupt/IO storm, and beside a
+     busy QEMU guest;
+  3. VM captures: the "evidence" suite of VM groups (every isolation mode,
      restarts, boot samples, collector events; the deterministic machine
      booted twice), files returned on a virtio disk;
-  3. a control: independent uniform samples from os.urandom, analysed the
+  4. a control: independent uniform samples from os.urandom, analysed the
      same way, so every number has a known-answer neighbour;
-  4. analysis: cpurng-ea (SP800-90B estimators, raw values and 1-, 4- and
+  5. analysis: cpurng-ea (SP800-90B estimators, raw values and 1-, 4- and
      8-bit LSBs), cpurng-spectrum, restart tests, timer granularity;
-  5. plots (gnuplot) and build/evidence/report/report.rst (rendered by
+  6. plots (gnuplot) and build/evidence/report/report.rst (rendered by
      evidence_report.py); with --publish the report, plots and results go
      to Documentation/.
 
@@ -31,6 +35,7 @@ import time
 from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import evidence_conditions  # noqa: E402
 import evidence_report  # noqa: E402
 import noise_file  # noqa: E402
 
@@ -65,6 +70,32 @@ def capture_native(out, samples, restarts):
          os.path.join(out, 'native-jitter-restart.cpn')])
 
 
+def capture_conditions(out, runs, samples, restarts):
+    """Every load condition, @runs runs each, captures only."""
+    done = []
+    for cond in evidence_conditions.CONDITIONS:
+        for run in range(1, runs + 1):
+            log(f'load condition {cond}, run {run}/{runs}')
+            done.append(evidence_conditions.capture_run(
+                TOOLS, out, cond, run, samples, restarts, SRC,
+                dict(os.environ)))
+    with open(os.path.join(out, 'runs.json'), 'w') as f:
+        json.dump(done, f, indent=1)
+
+
+def analyse_conditions(out, jobs):
+    path = os.path.join(out, 'runs.json')
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        runs = json.load(f)
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        done = list(pool.map(
+            lambda r: evidence_conditions.analyse_run(TOOLS, r), runs))
+    log(f'analysed {len(done)} load-condition runs')
+    return evidence_conditions.summary(done)
+
+
 def capture_control(path, samples):
     """Independent samples, uniform over 1024 values: 10 bits each."""
     raw = os.urandom(2 * samples)
@@ -94,6 +125,15 @@ def ea(path, lsb, field, diff):
     cmd = [os.path.join(TOOLS, 'cpurng-ea'), '--json', '--lsb', str(lsb),
            '--field', field] + (['--diff'] if diff else [])
     return json.loads(run(cmd + [path]))
+
+
+def quick(path):
+    """The module's in-kernel estimate (cpurng-ea --quick) of every block."""
+    p = subprocess.run([os.path.join(TOOLS, 'cpurng-ea'), '--json',
+                        '--quick', str(evidence_conditions.QUICK_BLOCK),
+                        path], capture_output=True, text=True)
+    # a capture shorter than one block has no in-kernel estimate
+    return json.loads(p.stdout) if p.returncode == 0 else {}
 
 
 def spectrum(path, prefix, field, diff):
@@ -146,6 +186,8 @@ def plan(files):
         else:
             fields = [('delta', False)]
             tasks[(name, 'shape')] = (describe, path)
+            if 'jitter' in name:
+                tasks[(name, 'quick')] = (quick, path)
         for field, diff in fields:
             key = name if field == 'delta' else f'{name}:{field}'
             timing = field in ('delta', 'cycles')
@@ -241,6 +283,34 @@ def plots(out, results):
     return made
 
 
+def plot_conditions(out, conditions, claim):
+    """Every run's final estimate per condition, with the credit."""
+    if not conditions:
+        return []
+    data = os.path.join(out, 'conditions.dat')
+    with open(data, 'w') as f:
+        for i, c in enumerate(conditions):
+            for r in c['runs']:
+                f.write(f"{i} {r['final']:.4f} {r['quick_min']:.4f}\n")
+    labels = ', '.join(f'"{c["condition"]}" {i}'
+                       for i, c in enumerate(conditions))
+    script = f"""set terminal pngcairo size 900,500 font ',10'
+set output 'evidence/conditions.png'
+set title 'Min-entropy per load condition (native, default configuration)'
+set ylabel 'bits per sample'
+set xtics ({labels})
+set xrange [-0.5:{len(conditions) - 0.5}]
+set yrange [0:*]
+set key outside right
+plot 'conditions.dat' using ($1-0.1):2 with points pt 7 title 'SP800-90B final (each run)', \\
+     'conditions.dat' using ($1+0.1):3 with points pt 6 title 'in-kernel estimate (lowest block)', \\
+     {claim} with lines dt 2 title 'credit 1/osr', \\
+     {2 * claim} with lines dt 3 title 'load-time check: 2 x credit'
+"""
+    subprocess.run(['gnuplot'], input=script, text=True, check=True, cwd=out)
+    return ['evidence/conditions.png']
+
+
 def collect_files():
     ev = os.path.join(BUILD, 'evidence')
     paths = (glob.glob(os.path.join(ev, 'native', '*.cpn')) +
@@ -259,6 +329,8 @@ def main():
     p.add_argument('--samples', type=int, default=1000000)
     p.add_argument('--restarts', type=int, default=1000)
     p.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
+    p.add_argument('--condition-runs', type=int, default=5,
+                   help='runs per load condition (0: none)')
     p.add_argument('--skip-vm', action='store_true',
                    help='reuse the VM captures of an earlier run')
     p.add_argument('--skip-capture', action='store_true',
@@ -272,6 +344,10 @@ def main():
     if not args.skip_capture:
         capture_native(os.path.join(ev, 'native'), args.samples,
                        args.restarts)
+        if args.condition_runs:
+            capture_conditions(os.path.join(ev, 'conditions'),
+                               args.condition_runs, args.samples,
+                               args.restarts)
         os.makedirs(os.path.join(ev, 'control'), exist_ok=True)
         capture_control(os.path.join(ev, 'control', 'control-iid.cpn'),
                         args.samples)
@@ -284,6 +360,8 @@ def main():
         sys.exit(f'evidence: no capture for {", ".join(missing)}; '
                  'run without --skip-capture')
     results = analyse(files, args.jobs)
+    conditions = analyse_conditions(os.path.join(ev, 'conditions'),
+                                    args.jobs)
 
     restarts = {}
     for where in ('native', 'vm'):
@@ -295,10 +373,14 @@ def main():
     boots = (compare_boots(*icount) if all(map(os.path.exists, icount))
              else None)
     pngs = plots(out, results)
+    osr = evidence_report.source_default(
+        'include/cpurng/jitter.h', evidence_report.OSR_PATTERN)
+    pngs += plot_conditions(out, conditions, 1 / osr)
     headers = {k: noise_file.header(f) for k, f in files.items()}
     data = {'results': {k: {str(w): v for w, v in r.items()}
                         for k, r in results.items()},
             'headers': headers, 'restarts': restarts, 'boots': boots,
+            'conditions': conditions,
             'pngs': pngs}
     with open(os.path.join(out, 'evidence', 'results.json'), 'w') as f:
         json.dump(data, f, indent=1)

@@ -387,10 +387,20 @@ def cmd_shell(args):
     return subprocess.call(terminal_vm(args, 'shell'))
 
 
+def cmd_neighbour(args):
+    """A release VM with one vCPU kept busy until this process is killed:
+    the evidence's "another QEMU guest" load condition."""
+    k = load_kernel('', args.build)
+    cmd = vm.qemu_command(k.kimage, make_initramfs(args.build, 'release', k),
+                          'busy', cmdline=k.cmdline, qemu_extra='-smp 1',
+                          memory='512', console='null')
+    os.execvp(cmd[0], cmd)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument('command', choices=['check', 'demo', 'shell'])
+    p.add_argument('command', choices=['check', 'demo', 'shell', 'neighbour'])
     p.add_argument('--build', default=os.path.join(SRC, 'build'))
     p.add_argument('--suite', action='append', default=[],
                    help='suite(s) of VM groups to run (default: check)')
@@ -411,6 +421,8 @@ def main():
         return cmd_check(args)
     if args.command == 'demo':
         return cmd_demo(args)
+    if args.command == 'neighbour':
+        return cmd_neighbour(args)
     return cmd_shell(args)
 
 

@@ -9,6 +9,8 @@
 #   cpurng_group=<group>  run the cases listed in /tests/groups/<group>.group
 #   cpurng_group=demo     run /tests/cases/demo on the console (make run)
 #   cpurng_group=shell    interactive shell on the console (make shell)
+#   cpurng_group=busy     keep every vCPU busy until killed (a neighbour
+#                         VM for the evidence's load conditions)
 
 /bin/busybox --install -s
 export PATH=/tests/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -32,6 +34,17 @@ shell)
 	echo "cpurng VM shell: our modules are loaded (lsmod); try kcapi-rng -n jitterentropy_rng -b 32 --hex"
 	echo "status in /sys/kernel/cpurng_jitter, tests in /tests; 'poweroff -f' to leave"
 	setsid cttyhack sh
+	poweroff -f
+	;;
+busy)
+	# A busy neighbour: a CPU loop and a pipe ping-pong (context switches
+	# and kernel entries) per vCPU, until the host stops the VM.
+	for i in $(seq $(nproc)); do
+		workload pingpong 2000000000 >/dev/null &
+		sh -c 'while :; do :; done' &
+	done
+	echo "cpurng VM busy: $(nproc) vCPUs"
+	wait
 	poweroff -f
 	;;
 demo)
