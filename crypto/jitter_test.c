@@ -106,9 +106,12 @@ bool cpurng_jent_test_coarse_timer(void)
 }
 
 /*
- * rct: every sample equal.  apt: one value in runs of 30 separated by
- * another value, so the APT fires while no run reaches an RCT cutoff
- * (the same pattern as the host tests' fake_biased()).
+ * rct: every sample equal.  apt: one value in runs of 30 * osr separated
+ * by another value: one short of the RCT's intermittent cutoff
+ * (1 + 30 * osr), so no run trips the RCT, while the one value fills
+ * 30 * osr of every 30 * osr + 1 samples, above the APT's permanent cutoff
+ * for osr 1 to 6 (at osr 7 and 8 that cutoff needs runs the RCT catches
+ * first).  At osr 1 this is the host tests' fake_biased() pattern.
  */
 void cpurng_jent_test_sample(struct cpurng_jent *j,
 			     struct cpurng_noise_sample *s)
@@ -118,7 +121,8 @@ void cpurng_jent_test_sample(struct cpurng_jent *j,
 		s->delta = 4242;
 		break;
 	case CPURNG_FORCE_APT:
-		s->delta = (j->test_seq++ % 31) ? 1500 : 1501 + j->test_seq % 97;
+		s->delta = (j->test_seq++ % (30ULL * cpurng_jent_config.osr + 1)) ?
+			   1500 : 1501 + j->test_seq % 97;
 		break;
 	default:
 		break;
