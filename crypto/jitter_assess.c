@@ -64,8 +64,9 @@ static void cpurng_jent_log_estimate(const struct cpurng_estimate *e)
 
 int cpurng_jent_assess_now(void)
 {
-	u32 n = assess_samples, osr = cpurng_jent_config.osr;
+	u32 n = assess_samples, osr = cpurng_jent_config.osr, need = 0;
 	struct cpurng_jent_assessment *a = &cpurng_jent_assessed;
+	bool later = false;
 	struct cpurng_estimate e;
 	u32 *scratch;
 	u64 *v;
@@ -86,16 +87,19 @@ int cpurng_jent_assess_now(void)
 	if (!ret) {
 		a->est = e;
 		a->runs++;
-		a->osr_needed = cpurng_jent_osr_needed(e.min_mbits);
-		if (a->osr_needed > osr)
+		need = cpurng_jent_osr_needed(e.min_mbits);
+		a->osr_needed = need;
+		if (need > osr)
 			a->low++;
+		/* at load the caller decides; later, say what would do */
+		later = a->runs > 1;
 	}
 	mutex_unlock(&cpurng_jent_assess_lock);
 	if (!ret)
 		cpurng_jent_log_estimate(&e);
-	if (!ret && a->runs > 1 && a->osr_needed > osr)
+	if (!ret && later && need > osr)
 		pr_warn("the estimate is below %u x the credited 1/%u bit per sample; reload with osr=%u or osr=auto\n",
-			CPURNG_JENT_ASSESS_MARGIN, osr, a->osr_needed);
+			CPURNG_JENT_ASSESS_MARGIN, osr, need);
 	/* raw timings of this machine: no RNG output, but wiped all the same */
 	if (v)
 		kvfree_sensitive(v, n * sizeof(*v));

@@ -268,20 +268,40 @@ int cpurng_jent_reset(struct cpurng_jent *j, const u8 *seed, unsigned int len)
 	return ret;
 }
 
-int cpurng_jent_init(struct cpurng_jent *j)
+/* The noise core in the module's configuration, with a buffer of its own. */
+static int cpurng_jent_noise_init(struct cpurng_noise *n)
 {
 	const struct cpurng_jent_config *cfg = &cpurng_jent_config;
+
+	n->mem = kvzalloc(cfg->mem_size, GFP_KERNEL);
+	if (!n->mem)
+		return -ENOMEM;
+	n->mem_mask = cfg->mem_size - 1;
+	n->mem_loops = cfg->mem_loops;
+	n->fold_loops = cfg->fold_loops;
+	n->paths = CPURNG_NOISE_ALL;
+	return 0;
+}
+
+/* The buffer's contents follow the timing history: wiped before freeing. */
+static void cpurng_jent_noise_free(struct cpurng_noise *n)
+{
+	if (!n->mem)
+		return;
+	memzero_explicit(n->mem, cpurng_jent_config.mem_size);
+	kvfree(n->mem);
+	n->mem = NULL;
+}
+
+int cpurng_jent_init(struct cpurng_jent *j)
+{
 	int ret;
 
 	mutex_init(&j->lock);
 	j->fork_gen = cpurng_fork_gen(&cpurng_jent_forks);
-	j->noise.mem = kvzalloc(cfg->mem_size, GFP_KERNEL);
-	if (!j->noise.mem)
-		return -ENOMEM;
-	j->noise.mem_mask = cfg->mem_size - 1;
-	j->noise.mem_loops = cfg->mem_loops;
-	j->noise.fold_loops = cfg->fold_loops;
-	j->noise.paths = CPURNG_NOISE_ALL;
+	ret = cpurng_jent_noise_init(&j->noise);
+	if (ret)
+		return ret;
 
 	ret = cpurng_jent_pool_init(&j->pool);
 	if (ret)
@@ -296,8 +316,7 @@ err_pool:
 	cpurng_jent_set_dead(j, false);
 	cpurng_jent_pool_free(&j->pool);
 err_mem:
-	kvfree(j->noise.mem);
-	j->noise.mem = NULL;
+	cpurng_jent_noise_free(&j->noise);
 	return ret;
 }
 
@@ -308,10 +327,7 @@ void cpurng_jent_free(struct cpurng_jent *j)
 	cpurng_jent_set_dead(j, false);
 	cpurng_jent_stats_instance(-1);
 	cpurng_jent_pool_free(&j->pool);
-	/* The buffer's contents follow the timing history: wipe it too. */
-	memzero_explicit(j->noise.mem, cpurng_jent_config.mem_size);
-	kvfree(j->noise.mem);
-	j->noise.mem = NULL;
+	cpurng_jent_noise_free(&j->noise);
 	memzero_explicit(j->batch, sizeof(j->batch));
 	memzero_explicit(&j->noise.fold_acc, sizeof(j->noise.fold_acc));
 	mutex_destroy(&j->lock);
@@ -319,33 +335,24 @@ void cpurng_jent_free(struct cpurng_jent *j)
 
 int cpurng_jent_raw_deltas(u64 *out, u32 n)
 {
-	const struct cpurng_jent_config *cfg = &cpurng_jent_config;
 	struct cpurng_noise_sample s;
 	struct cpurng_jent *j;
 	u32 i;
+	int ret;
 
 	j = kzalloc(sizeof(*j), GFP_KERNEL);
 	if (!j)
 		return -ENOMEM;
-	j->noise.mem = kvzalloc(cfg->mem_size, GFP_KERNEL);
-	if (!j->noise.mem) {
-		kfree(j);
-		return -ENOMEM;
-	}
-	j->noise.mem_mask = cfg->mem_size - 1;
-	j->noise.mem_loops = cfg->mem_loops;
-	j->noise.fold_loops = cfg->fold_loops;
-	j->noise.paths = CPURNG_NOISE_ALL;
-	for (i = 0; i < n; i++) {
+	ret = cpurng_jent_noise_init(&j->noise);
+	for (i = 0; !ret && i < n; i++) {
 		cpurng_jent_sample(j, &s);
 		out[i] = s.delta;
 		if (!(i % 256))
 			cond_resched();
 	}
-	memzero_explicit(j->noise.mem, cfg->mem_size);
-	kvfree(j->noise.mem);
+	cpurng_jent_noise_free(&j->noise);
 	kfree_sensitive(j);
-	return 0;
+	return ret;
 }
 
 /*

@@ -96,6 +96,11 @@ class Report:
         self.blank()
         self.w(line, fmt(head), line, *[fmt(r) for r in rows], line, '')
 
+    def bullets(self, items):
+        for i in items:
+            self.w(*wrap(i, first='* ', rest='  '))
+        self.w('')
+
     def para(self, text):
         self.blank()
         self.w(*wrap(text), '')
@@ -244,9 +249,7 @@ class Report:
             'clock and power management, and the load; every deployment '
             'should rerun ``make evidence`` on its own hardware.',
         ]
-        for i in items:
-            self.w(*wrap(i, first='* ', rest='  '))
-        self.w('')
+        self.bullets(items)
 
     # -- Ts'o's questions --------------------------------------------------
     def answers(self, osr):
@@ -557,9 +560,7 @@ class Report:
             "against ``cpurng-ea``'s floating-point one), which is why the "
             "module asks it for twice the credit.",
         ]
-        for i in items:
-            self.w(*wrap(i, first='* ', rest='  '))
-        self.w('')
+        self.bullets(items)
 
     def boot_section(self):
         if not self.boots:
