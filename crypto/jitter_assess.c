@@ -62,7 +62,7 @@ static void cpurng_jent_log_estimate(const struct cpurng_estimate *e)
 		e->mbits[CPURNG_EST_LAG] / 1000, e->mbits[CPURNG_EST_LAG] % 1000);
 }
 
-int cpurng_jent_assess_now(void)
+int cpurng_jent_assess_now(struct cpurng_jent_assessment *out)
 {
 	u32 n = assess_samples, osr = cpurng_jent_config.osr, need = 0;
 	struct cpurng_jent_assessment *a = &cpurng_jent_assessed;
@@ -93,6 +93,8 @@ int cpurng_jent_assess_now(void)
 			a->low++;
 		/* at load the caller decides; later, say what would do */
 		later = a->runs > 1;
+		if (out)
+			*out = *a;
 	}
 	mutex_unlock(&cpurng_jent_assess_lock);
 	if (!ret)
@@ -112,6 +114,7 @@ int cpurng_jent_assess_now(void)
 int cpurng_jent_assess_at_load(bool osr_auto)
 {
 	u32 osr = cpurng_jent_config.osr, need, mbits;
+	struct cpurng_jent_assessment a;
 	int ret;
 
 	if (!assess_samples) {
@@ -130,15 +133,13 @@ int cpurng_jent_assess_at_load(bool osr_auto)
 		       CPURNG_EST_MAX_SAMPLES);
 		return -EINVAL;
 	}
-	ret = cpurng_jent_assess_now();
+	ret = cpurng_jent_assess_now(&a);
 	if (ret) {
 		pr_err("the min-entropy estimate failed (%d)\n", ret);
 		return ret;
 	}
-	mutex_lock(&cpurng_jent_assess_lock);
-	need = cpurng_jent_assessed.osr_needed;
-	mbits = cpurng_jent_assessed.est.min_mbits;
-	mutex_unlock(&cpurng_jent_assess_lock);
+	need = a.osr_needed;
+	mbits = a.est.min_mbits;
 
 	if (osr_auto && need > CPURNG_OSR_MAX) {
 		pr_err("not registering %s: the estimate %u.%03u bits/sample is below %u x 1/%u, the smallest credit any osr gives\n",

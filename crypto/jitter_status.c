@@ -211,7 +211,7 @@ static ssize_t assess_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 	if (kstrtobool(buf, &go) || !go)
 		return -EINVAL;
-	ret = cpurng_jent_assess_now();
+	ret = cpurng_jent_assess_now(NULL);
 	return ret ? ret : len;
 }
 

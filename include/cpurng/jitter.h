@@ -174,7 +174,8 @@ struct cpurng_jent_assessment {
 };
 
 int cpurng_jent_assess_at_load(bool osr_auto);
-int cpurng_jent_assess_now(void);
+/* A new estimate; @out (may be NULL) receives the assessment it made. */
+int cpurng_jent_assess_now(struct cpurng_jent_assessment *out);
 void cpurng_jent_assessment_get(struct cpurng_jent_assessment *a);
 extern bool cpurng_jent_osr_auto;
 
