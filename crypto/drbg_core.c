@@ -65,10 +65,10 @@ const struct cpurng_drbg_mech cpurng_drbg_mechs[] = {
 	{ "sha384", "sha384", &cpurng_drbg_hash_ops, 256, 48, 111, 0 },
 	{ "sha512", "sha512", &cpurng_drbg_hash_ops, 256, 64, 111, 0 },
 	{ "sha256", "sha256", &cpurng_drbg_hash_ops, 256, 32, 55, 0 },
-	{ "hmac_sha1", "hmac(sha1)", &cpurng_drbg_hmac_ops, 128, 20, 20, 0 },
-	{ "hmac_sha384", "hmac(sha384)", &cpurng_drbg_hmac_ops, 256, 48, 48, 0 },
-	{ "hmac_sha512", "hmac(sha512)", &cpurng_drbg_hmac_ops, 256, 64, 64, 0 },
-	{ "hmac_sha256", "hmac(sha256)", &cpurng_drbg_hmac_ops, 256, 32, 32, 0 },
+	{ "hmac_sha1", "sha1", &cpurng_drbg_hmac_ops, 128, 20, 20, 0 },
+	{ "hmac_sha384", "sha384", &cpurng_drbg_hmac_ops, 256, 48, 48, 0 },
+	{ "hmac_sha512", "sha512", &cpurng_drbg_hmac_ops, 256, 64, 64, 0 },
+	{ "hmac_sha256", "sha256", &cpurng_drbg_hmac_ops, 256, 32, 32, 0 },
 };
 
 const unsigned int cpurng_drbg_nmechs = ARRAY_SIZE(cpurng_drbg_mechs);
@@ -244,6 +244,7 @@ static int cpurng_drbg_do_seed(struct cpurng_drbg *d, bool reseed,
 	u32 need = reseed ? m->strength : m->strength * 3 / 2;
 	/* Read first: an event during the gathering forces another reseed. */
 	unsigned int gen = cpurng_fork_gen(&cpurng_drbg_forks);
+	unsigned int src_gen = atomic_read(&cpurng_drbg_sources_gen);
 	u8 fresh[CPURNG_FORK_FRESH_BYTES];
 	struct cpurng_drbg_gathered *g;
 	struct cpurng_drbg_cat cat = { .n = 2 };
@@ -287,6 +288,7 @@ static int cpurng_drbg_do_seed(struct cpurng_drbg *d, bool reseed,
 	ret = reseed ? m->ops->reseed(d, &cat) : m->ops->instantiate(d, &cat);
 	if (!ret) {
 		d->fork_gen = gen;
+		d->src_gen = src_gen;
 		cpurng_drbg_seeded(d, level, g->credited_bits, forked);
 	}
 	memzero_explicit(fresh, sizeof(fresh));
@@ -338,6 +340,9 @@ static bool cpurng_drbg_reseed_due(struct cpurng_drbg *d)
 	if (d->level == CPURNG_DRBG_TEST)
 		return false;
 	if (d->level < CPURNG_DRBG_FULL)
+		return true;
+	/* a credited source the last seed went without is ready now */
+	if (d->src_gen != atomic_read(&cpurng_drbg_sources_gen))
 		return true;
 	return d->reseed_ctr > cpurng_drbg_reseed_requests ||
 	       time_after(jiffies, d->seeded_at +

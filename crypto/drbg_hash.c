@@ -12,26 +12,123 @@
 #include "../include/cpurng/drbg.h"
 
 /*
+ * Word @k, counted from the right, of the big-endian number @p of @len
+ * bytes: 0 beyond its top, and only the bytes it has in its top word.
+ */
+static u64 cpurng_hash_word(const u8 *p, unsigned int len, unsigned int k)
+{
+	unsigned int end = len - min(len, 8 * k), i;
+	u64 w = 0;
+
+	if (end >= 8)
+		return get_unaligned_be64(p + end - 8);
+	for (i = 0; i < end; i++)
+		w = w << 8 | p[i];
+	return w;
+}
+
+static void cpurng_hash_put_word(u8 *p, unsigned int len, unsigned int k,
+				 u64 w)
+{
+	unsigned int end = len - 8 * k;
+
+	if (end >= 8) {
+		put_unaligned_be64(w, p + end - 8);
+		return;
+	}
+	while (end--) {
+		p[end] = w;
+		w >>= 8;
+	}
+}
+
+/*
  * dst = dst + a + b + c mod 2^(8 * dlen), all big endian, each addend
- * right-aligned and at most dlen bytes (NULL and 0 for none): one pass,
- * stopping once the addends are exhausted and no carry is left.
+ * right-aligned and at most dlen bytes (NULL and 0 for none).  A 64-bit
+ * word at a time from the right, stopping once the addends are exhausted
+ * and no carry is left: V + H + C + reseed_counter runs once per request,
+ * so its cost counts against every short request.
  */
 static void cpurng_hash_add(u8 *dst, unsigned int dlen, const u8 *a,
 			    unsigned int alen, const u8 *b, unsigned int blen,
 			    const u8 *c, unsigned int clen)
 {
-	unsigned int carry = 0, i, longest = max3(alen, blen, clen);
+	unsigned int words = DIV_ROUND_UP(dlen, 8), k;
+	unsigned int longest = max3(alen, blen, clen);
+	u64 carry = 0, sum, x;
 
-	for (i = 1; i <= dlen && (i <= longest || carry); i++) {
-		carry += dst[dlen - i];
-		if (i <= alen)
-			carry += a[alen - i];
-		if (i <= blen)
-			carry += b[blen - i];
-		if (i <= clen)
-			carry += c[clen - i];
-		dst[dlen - i] = carry;
-		carry >>= 8;
+	for (k = 0; k < words && (8 * k < longest || carry); k++) {
+		sum = cpurng_hash_word(dst, dlen, k);
+		x = cpurng_hash_word(a, alen, k);
+		sum += x;
+		x = sum < x;
+		sum += carry;
+		x += sum < carry;
+		carry = x;
+		x = cpurng_hash_word(b, blen, k);
+		sum += x;
+		carry += sum < x;
+		x = cpurng_hash_word(c, clen, k);
+		sum += x;
+		carry += sum < x;
+		cpurng_hash_put_word(dst, dlen, k, sum);
+	}
+}
+
+/*
+ * 10.1.1.4 step 5: V = V + H + C + reseed_counter mod 2^seedlen, once per
+ * request.  V and C have the same length, so their words line up: a word
+ * at a time from the right, then the top bytes seedlen leaves over.
+ */
+static void cpurng_hash_step5(struct cpurng_drbg *d, const u8 *h, u64 ctr)
+{
+	unsigned int seedlen = d->mech->seedlen, outlen = d->mech->outlen;
+	unsigned int words = seedlen / 8, k, i;
+	const u8 *c = d->st.hash.C;
+	u8 *v = d->st.hash.V;
+	u64 carry = 0, sum, x, y, z;
+
+	for (k = 0; k < words; k++) {
+		unsigned int off = seedlen - 8 * (k + 1);
+
+		x = get_unaligned_be64(v + off);
+		y = get_unaligned_be64(c + off);
+		sum = x + y;
+		x = sum < y;
+		/* the counter is a 64-bit number: the rightmost word only */
+		z = k ? 0 : ctr;
+		y = cpurng_hash_word(h, outlen, k) + z;
+		x += y < z;
+		sum += y;
+		x += sum < y;
+		sum += carry;
+		x += sum < carry;
+		carry = x;
+		put_unaligned_be64(sum, v + off);
+	}
+	/* H (at most 64 bytes) never reaches the top bytes */
+	for (i = seedlen - 8 * words; i--; carry >>= 8) {
+		carry += v[i] + c[i];
+		v[i] = carry;
+	}
+}
+
+/* p = p + 1 mod 2^(8 * len), big endian: Hashgen's counter. */
+static void cpurng_hash_inc(u8 *p, unsigned int len)
+{
+	while (len-- && !++p[len])
+		;
+}
+
+/* p = p - k mod 2^(8 * len), big endian: Hashgen's counter put back. */
+static void cpurng_hash_sub(u8 *p, unsigned int len, unsigned int k)
+{
+	unsigned int b;
+
+	while (len-- && k) {
+		b = p[len];
+		p[len] = b - (k & 0xff);
+		k = (k >> 8) + (b < (k & 0xff));
 	}
 }
 
@@ -141,59 +238,75 @@ static int cpurng_hash_reseed(struct cpurng_drbg *d,
 	return ret;
 }
 
+/* Hash(buf): one piece of input. */
+static int cpurng_hash_buf(struct cpurng_drbg *d, u8 *out, const u8 *buf,
+			   unsigned int len)
+{
+	struct shash_desc *desc = d->st.hash.desc;
+
+	return crypto_shash_init(desc) ?:
+	       crypto_shash_update(desc, buf, len) ?:
+	       crypto_shash_final(desc, out);
+}
+
+/* 10.1.1.4 step 2: w = Hash(0x02 || V || addtl), V = V + w. */
+static int cpurng_hash_addtl(struct cpurng_drbg *d,
+			     const struct cpurng_drbg_input *addtl)
+{
+	static const u8 prefix2 = 0x02;
+	struct cpurng_drbg_cat a = { .part = { *addtl }, .n = 1 };
+	int ret;
+
+	ret = cpurng_hash(d, d->st.hash.w, &prefix2, 1, d->st.hash.V, &a);
+	if (!ret)
+		cpurng_hash_add(d->st.hash.V, d->mech->seedlen, d->st.hash.w,
+				d->mech->outlen, NULL, 0, NULL, 0);
+	return ret;
+}
+
 /* 10.1.1.4, with Hashgen inline. */
 static int cpurng_hash_generate(struct cpurng_drbg *d, u8 *out,
 				unsigned int len,
 				const struct cpurng_drbg_input *addtl)
 {
-	static const u8 prefix2 = 0x02, prefix3 = 0x03;
 	unsigned int seedlen = d->mech->seedlen, outlen = d->mech->outlen;
-	u8 data[CPURNG_DRBG_MAX_SEEDLEN], w[CPURNG_DRBG_MAX_OUTLEN];
-	struct cpurng_drbg_cat a = { .n = 0 };
-	unsigned int done = 0, n;
-	__be64 counter;
-	static const u8 one = 1;
+	unsigned int done = 0, n, steps = 0;
+	u8 *w = d->st.hash.w;
 	int ret = 0;
 
-	/* step 2: w = Hash(0x02 || V || addtl), V = V + w */
-	if (addtl && addtl->len) {
-		a.part[0] = *addtl;
-		a.n = 1;
-		ret = cpurng_hash(d, w, &prefix2, 1, d->st.hash.V, &a);
-		if (!ret)
-			cpurng_hash_add(d->st.hash.V, seedlen, w, outlen,
-					NULL, 0, NULL, 0);
-	}
+	if (addtl && addtl->len)
+		ret = cpurng_hash_addtl(d, addtl);
 
-	/* step 3, Hashgen: data = V; output Hash(data), data + 1, ... */
-	memcpy(data, d->st.hash.V, seedlen);
+	/*
+	 * step 3, Hashgen: output Hash(V), Hash(V + 1), ...  V + i is seedlen
+	 * bytes, which with the padding fills exactly one block (SP800-90A
+	 * 10.1 Table 2).  V itself serves as the counter and is put back
+	 * afterwards: no copy of the state to make and to wipe.
+	 */
 	while (!ret && done < len) {
-		struct cpurng_drbg_cat v = {
-			.part = { { data, seedlen } }, .n = 1,
-		};
-
 		n = min(len - done, outlen);
-		if (n == outlen) {
-			ret = cpurng_hash(d, out + done, NULL, 0, NULL, &v);
-		} else {
-			ret = cpurng_hash(d, w, NULL, 0, NULL, &v);
+		ret = cpurng_hash_buf(d, n == outlen ? out + done : w,
+				      d->st.hash.V, seedlen);
+		if (!ret && n < outlen)
 			memcpy(out + done, w, n);
-		}
 		done += n;
-		cpurng_hash_add(data, seedlen, &one, 1, NULL, 0, NULL, 0);
+		if (done < len) {
+			cpurng_hash_inc(d->st.hash.V, seedlen);
+			steps++;
+		}
 	}
+	cpurng_hash_sub(d->st.hash.V, seedlen, steps);
 
 	/* steps 4-5: H = Hash(0x03 || V), V = V + H + C + reseed_counter */
-	if (!ret)
-		ret = cpurng_hash(d, w, &prefix3, 1, d->st.hash.V, NULL);
+	BUILD_BUG_ON(offsetof(struct cpurng_drbg, st.hash.V) !=
+		     offsetof(struct cpurng_drbg, st.hash.prefix) + 1);
 	if (!ret) {
-		counter = cpu_to_be64(d->reseed_ctr);
-		cpurng_hash_add(d->st.hash.V, seedlen, w, outlen,
-				d->st.hash.C, seedlen, (u8 *)&counter,
-				sizeof(counter));
+		d->st.hash.prefix = 0x03;
+		ret = cpurng_hash_buf(d, w, &d->st.hash.prefix, seedlen + 1);
 	}
-	memzero_explicit(data, sizeof(data));
-	memzero_explicit(w, sizeof(w));
+	if (!ret)
+		cpurng_hash_step5(d, w, d->reseed_ctr);
+	memzero_explicit(w, outlen);
 	return ret;
 }
 

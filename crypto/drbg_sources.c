@@ -34,21 +34,35 @@
  * jitter RNG refuses deterministic machines): such a source is reported as
  * unavailable and skipped.
  *
- * The crypto_rng handles are shared by all DRBG instances and allocated on
- * first use.  A source that fails (a jitter RNG health failure) is retried
- * and reset once, then skipped for that seed, and reported in the status
- * and the log; its output is never used silently.
+ * The crypto_rng handles are shared by all DRBG instances.  They are
+ * allocated in the background as soon as a selection is installed (at the
+ * end of module load, which loads the source modules), or at the latest
+ * when a seed needs them.  A seed takes what the sources that are ready
+ * deliver, and waits for one still loading only when the ready ones fall
+ * short of full seeding, or with FIPS semantics: with the kernel RNG
+ * initialised, the first instance is fully seeded without waiting for the
+ * jitter RNG's start-up test and entropy check (about 100 ms in a VM).
+ * When a credited source skipped that way becomes ready, every instance
+ * reseeds before its next output (cpurng_drbg_sources_gen), so its
+ * material reaches them all within one request.
+ *
+ * A source that fails (a jitter RNG health failure) is retried and reset
+ * once, then skipped for that seed, and reported in the status and the
+ * log; its output is never used silently.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <crypto/rng.h>
 #include <linux/crypto.h>
 #include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "../include/cpurng/collector.h"
 #include "../include/cpurng/drbg.h"
@@ -73,6 +87,9 @@
  * @err: outcome of the last use (0, or the errno that made us skip it)
  * @bytes: bytes delivered
  * @failures: times skipped
+ * @last_ns: how long its last read took, handle allocation included (on
+ *	first use that is the source module's load)
+ * @loading: its handle is being allocated in the background
  */
 struct cpurng_src {
 	char name[CRYPTO_MAX_ALG_NAME];
@@ -84,6 +101,8 @@ struct cpurng_src {
 	int err;
 	u64 bytes;
 	u64 failures;
+	u64 last_ns;
+	bool loading;
 };
 
 static struct cpurng_src cpurng_srcs[CPURNG_DRBG_MAX_SOURCES];
@@ -91,6 +110,12 @@ static unsigned int cpurng_nsrcs;
 static DEFINE_MUTEX(cpurng_srcs_lock);
 /* After module init, new selections must name existing algorithms. */
 static bool cpurng_srcs_live;
+/* Counts installed selections, so a stale background allocation is dropped. */
+static unsigned int cpurng_srcs_selection;
+atomic_t cpurng_drbg_sources_gen = ATOMIC_INIT(0);
+
+static void cpurng_src_prefetch(struct work_struct *work);
+static DECLARE_WORK(cpurng_src_prefetch_work, cpurng_src_prefetch);
 
 static bool cpurng_src_is_random(const struct cpurng_src *s)
 {
@@ -214,7 +239,24 @@ static void cpurng_src_release(struct cpurng_src *s, unsigned int n)
 	}
 }
 
-/* Install a new selection; handles are allocated at the next seed. */
+/*
+ * Allocate the handles in the background.  Only once the module is
+ * initialised: a selection given at load is parsed before init, and a
+ * load that fails before init would free the work's code under it.
+ */
+static void cpurng_src_start_prefetch(void)
+{
+	unsigned int i;
+
+	mutex_lock(&cpurng_srcs_lock);
+	for (i = 0; i < cpurng_nsrcs; i++)
+		cpurng_srcs[i].loading = !cpurng_src_is_random(&cpurng_srcs[i]) &&
+					 !cpurng_srcs[i].rng;
+	mutex_unlock(&cpurng_srcs_lock);
+	schedule_work(&cpurng_src_prefetch_work);
+}
+
+/* Install a new selection; handles are allocated in the background. */
 static int cpurng_src_apply(const char *spec, bool check_exists)
 {
 	struct cpurng_src *next;
@@ -230,7 +272,10 @@ static int cpurng_src_apply(const char *spec, bool check_exists)
 		cpurng_src_release(cpurng_srcs, cpurng_nsrcs);
 		memcpy(cpurng_srcs, next, n * sizeof(*next));
 		cpurng_nsrcs = n;
+		cpurng_srcs_selection++;
 		mutex_unlock(&cpurng_srcs_lock);
+		if (READ_ONCE(cpurng_srcs_live))
+			cpurng_src_start_prefetch();
 	}
 	kfree(next);
 	return ret;
@@ -260,13 +305,18 @@ int cpurng_drbg_sources_init(const char *spec)
 	/* A "sources=" given at load has been applied already. */
 	if (!cpurng_nsrcs)
 		ret = cpurng_src_apply(spec, false);
-	if (!ret)
-		WRITE_ONCE(cpurng_srcs_live, true);
 	return ret;
+}
+
+void cpurng_drbg_sources_start(void)
+{
+	WRITE_ONCE(cpurng_srcs_live, true);
+	cpurng_src_start_prefetch();
 }
 
 void cpurng_drbg_sources_exit(void)
 {
+	cancel_work_sync(&cpurng_src_prefetch_work);
 	mutex_lock(&cpurng_srcs_lock);
 	cpurng_src_release(cpurng_srcs, cpurng_nsrcs);
 	cpurng_nsrcs = 0;
@@ -274,28 +324,79 @@ void cpurng_drbg_sources_exit(void)
 }
 
 /*
- * The handle of a crypto_rng source, allocated on first use; notes (and
- * logs, once per handle) a driver other than the one the credit is for.
+ * Give a crypto_rng source its handle; notes (and logs, once per handle)
+ * a driver other than the one the credit is for.
  */
-static int cpurng_src_get_rng(struct cpurng_src *s)
+static void cpurng_src_install(struct cpurng_src *s, struct crypto_rng *rng)
 {
-	const char *driver;
-	int ret;
+	const char *driver = crypto_tfm_alg_driver_name(crypto_rng_tfm(rng));
 
-	if (s->rng)
-		return 0;
-	s->rng = crypto_alloc_rng(s->name, 0, 0);
-	if (IS_ERR(s->rng)) {
-		ret = PTR_ERR(s->rng);
-		s->rng = NULL;
-		return ret;
-	}
-	driver = crypto_tfm_alg_driver_name(crypto_rng_tfm(s->rng));
+	s->rng = rng;
 	s->foreign = strcmp(driver, s->expect);
 	if (s->foreign && s->credit)
 		pr_warn("seed source %s is driver %s, not %s: credited 0 (name it as %s@%s to credit it)\n",
 			s->name, driver, s->expect, s->name, driver);
+}
+
+/* The handle of a crypto_rng source, allocated now if it has none yet. */
+static int cpurng_src_get_rng(struct cpurng_src *s)
+{
+	struct crypto_rng *rng;
+
+	if (s->rng)
+		return 0;
+	rng = crypto_alloc_rng(s->name, 0, 0);
+	if (IS_ERR(rng))
+		return PTR_ERR(rng);
+	cpurng_src_install(s, rng);
 	return 0;
+}
+
+/*
+ * Background allocation of every crypto_rng source's handle, without the
+ * lock (a source module may take long to load); installed unless the
+ * selection changed or a seed was faster.  A credited source that joins
+ * this way makes every instance reseed before its next output.
+ */
+static void cpurng_src_prefetch(struct work_struct *work)
+{
+	char name[CRYPTO_MAX_ALG_NAME];
+	struct crypto_rng *rng;
+	unsigned int i, selection;
+	bool joined;
+
+	for (i = 0; i < CPURNG_DRBG_MAX_SOURCES; i++) {
+		mutex_lock(&cpurng_srcs_lock);
+		if (i >= cpurng_nsrcs) {
+			mutex_unlock(&cpurng_srcs_lock);
+			break;
+		}
+		selection = cpurng_srcs_selection;
+		strscpy(name, cpurng_srcs[i].name, sizeof(name));
+		joined = !cpurng_srcs[i].loading;
+		mutex_unlock(&cpurng_srcs_lock);
+		if (joined)
+			continue;
+
+		/* a failure is left to the next seed, which retries and says why */
+		rng = crypto_alloc_rng(name, 0, 0);
+		mutex_lock(&cpurng_srcs_lock);
+		joined = false;
+		if (selection == cpurng_srcs_selection) {
+			if (!IS_ERR(rng) && !cpurng_srcs[i].rng) {
+				cpurng_src_install(&cpurng_srcs[i], rng);
+				joined = cpurng_srcs[i].credit &&
+					 !cpurng_srcs[i].foreign;
+				rng = NULL;
+			}
+			cpurng_srcs[i].loading = false;
+		}
+		mutex_unlock(&cpurng_srcs_lock);
+		if (!IS_ERR_OR_NULL(rng))
+			crypto_free_rng(rng);
+		if (joined)
+			atomic_inc(&cpurng_drbg_sources_gen);
+	}
 }
 
 /* Read from a crypto_rng source: retry transient failures, reset once. */
@@ -322,50 +423,82 @@ static u8 cpurng_src_credit(const struct cpurng_src *s, bool random_ready)
 	return s->credit;
 }
 
+/*
+ * Read one source into @g.  Returns false if @g is full; a failure is
+ * counted, logged on change and skipped.
+ */
+static bool cpurng_src_gather_one(struct cpurng_src *s, u32 need_bits,
+				  bool random_ready,
+				  struct cpurng_drbg_gathered *g)
+{
+	bool random = cpurng_src_is_random(s);
+	ktime_t start = ktime_get();
+	int got = random ? 0 : cpurng_src_get_rng(s);
+	u8 credit = cpurng_src_credit(s, random_ready);
+	size_t want = credit ? DIV_ROUND_UP(need_bits, credit) :
+			       CPURNG_SRC_UNCREDITED_BYTES;
+	int ret;
+
+	want = min_t(size_t, want, CPURNG_SRC_MAX_BYTES);
+	if (want > sizeof(g->buf) - g->len)
+		return false;
+	if (random) {
+		get_random_bytes(g->buf + g->len, want);
+		ret = 0;
+	} else {
+		ret = got ?: cpurng_src_read_rng(s, g->buf + g->len, want);
+	}
+	s->last_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
+	if (ret) {
+		if (s->err != ret)
+			pr_warn("seed source %s failed (%d), skipped\n",
+				s->name, ret);
+		s->err = ret;
+		s->failures++;
+		memzero_explicit(g->buf + g->len, want);
+		return true;
+	}
+	s->err = 0;
+	s->bytes += want;
+	g->len += want;
+	g->credited_bits += want * credit;
+	if (credit)
+		g->usable_sources++;
+	return true;
+}
+
 int cpurng_drbg_sources_gather(u32 need_bits, struct cpurng_drbg_gathered *g)
 {
 	bool random_ready = rng_is_initialized();
+	bool wait_all = cpurng_drbg_fips();
+	unsigned long pending = 0;
 	unsigned int i;
-	int ret;
 
 	g->len = 0;
 	g->credited_bits = 0;
 	g->usable_sources = 0;
 
 	mutex_lock(&cpurng_srcs_lock);
+	/* First the sources that are ready; see the top of the file. */
 	for (i = 0; i < cpurng_nsrcs; i++) {
 		struct cpurng_src *s = &cpurng_srcs[i];
-		bool random = cpurng_src_is_random(s);
-		int got = random ? 0 : cpurng_src_get_rng(s);
-		u8 credit = cpurng_src_credit(s, random_ready);
-		size_t want = credit ? DIV_ROUND_UP(need_bits, credit) :
-				       CPURNG_SRC_UNCREDITED_BYTES;
 
-		want = min_t(size_t, want, CPURNG_SRC_MAX_BYTES);
-		if (want > sizeof(g->buf) - g->len)
-			break;
-		if (random) {
-			get_random_bytes(g->buf + g->len, want);
-			ret = 0;
-		} else {
-			ret = got ?: cpurng_src_read_rng(s, g->buf + g->len, want);
-		}
-		if (ret) {
-			if (s->err != ret)
-				pr_warn("seed source %s failed (%d), skipped\n",
-					s->name, ret);
-			s->err = ret;
-			s->failures++;
-			memzero_explicit(g->buf + g->len, want);
+		if (!wait_all && s->loading && !s->rng) {
+			pending |= BIT(i);
 			continue;
 		}
-		s->err = 0;
-		s->bytes += want;
-		g->len += want;
-		g->credited_bits += want * credit;
-		if (credit)
-			g->usable_sources++;
+		if (!cpurng_src_gather_one(s, need_bits, random_ready, g))
+			break;
 	}
+	if (pending && g->credited_bits >= need_bits) {
+		pr_info_once("seeded fully from the sources ready; the others join at the next request once loaded\n");
+		pending = 0;
+	}
+	for (i = 0; i < cpurng_nsrcs; i++)
+		if ((pending & BIT(i)) &&
+		    !cpurng_src_gather_one(&cpurng_srcs[i], need_bits,
+					   random_ready, g))
+			break;
 	mutex_unlock(&cpurng_srcs_lock);
 
 	if (!g->len) {
@@ -375,6 +508,21 @@ int cpurng_drbg_sources_gather(u32 need_bits, struct cpurng_drbg_gathered *g)
 	if (!g->usable_sources)
 		pr_warn_ratelimited("no credited seed source delivered: seeding without entropy credit\n");
 	return 0;
+}
+
+/* One line per source: its name and how long its last read took (us). */
+int cpurng_drbg_sources_timing(char *buf, size_t size)
+{
+	unsigned int i;
+	int len = 0;
+
+	mutex_lock(&cpurng_srcs_lock);
+	for (i = 0; i < cpurng_nsrcs; i++)
+		len += scnprintf(buf + len, size - len, "%s %llu\n",
+				 cpurng_srcs[i].name,
+				 div_u64(cpurng_srcs[i].last_ns, NSEC_PER_USEC));
+	mutex_unlock(&cpurng_srcs_lock);
+	return len;
 }
 
 /*

@@ -12,6 +12,10 @@
  *   seeds          instantiations and reseeds of all instances so far
  *   last_seed      the latest one: seed level, bits credited, driver
  *   selftest       result of the last self-test run
+ *   init_us        microseconds the module load spent in the self-tests
+ *                  and in registering the algorithms
+ *   source_us      one line per source: microseconds its last read took,
+ *                  the first one including the source module's load
  *   vm_forks, resumes, fork_reseeds
  *                  VM forks and resumes seen, and the reseeds they forced
  *                  (include/cpurng/fork_watch.h)
@@ -22,6 +26,7 @@
 
 #include <linux/jiffies.h>
 #include <linux/kobject.h>
+#include <linux/math64.h>
 #include <linux/sysfs.h>
 
 #include "../include/cpurng/drbg.h"
@@ -105,6 +110,26 @@ static ssize_t selftest_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute selftest_attr = __ATTR_RO(selftest);
 
+/* Module load: microseconds of the self-tests and of the registration. */
+static ssize_t init_us_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "selftest %llu register %llu\n",
+			  div_u64(cpurng_drbg_selftest_ns, NSEC_PER_USEC),
+			  div_u64(cpurng_drbg_register_ns, NSEC_PER_USEC));
+}
+
+static struct kobj_attribute init_us_attr = __ATTR_RO(init_us);
+
+/* Per source: microseconds its last read took, first-use load included. */
+static ssize_t source_us_show(struct kobject *kobj,
+			      struct kobj_attribute *attr, char *buf)
+{
+	return cpurng_drbg_sources_timing(buf, PAGE_SIZE);
+}
+
+static struct kobj_attribute source_us_attr = __ATTR_RO(source_us);
+
 #define CPURNG_DRBG_UINT_ATTR(_name, _expr)				\
 static ssize_t _name##_show(struct kobject *kobj,			\
 			    struct kobj_attribute *attr, char *buf)	\
@@ -128,6 +153,8 @@ static struct attribute *cpurng_drbg_attrs[] = {
 	&seeds_attr.attr,
 	&last_seed_attr.attr,
 	&selftest_attr.attr,
+	&init_us_attr.attr,
+	&source_us_attr.attr,
 	&vm_forks_attr.attr,
 	&resumes_attr.attr,
 	&fork_reseeds_attr.attr,

@@ -75,13 +75,15 @@ endif
 
 # Not Kbuild's modules_install: against Debian's headers it tries to sign
 # with a key they do not have, and prints OpenSSL errors for every module.
-# Ours are compressed as the kernel's own (6.12: xz); depmod is run after.
+# Ours are stripped of debug info as Kbuild's INSTALL_MOD_STRIP=1 and DKMS
+# do, and compressed as the kernel's own (6.12: xz); depmod is run after.
 MOD_XZ = $(shell grep -qs '^CONFIG_MODULE_COMPRESS_XZ=y' $(KDIR)/include/config/auto.conf && echo y)
 MOD_INSTALL_DIR = $(DESTDIR)/lib/modules/$(KVER)/$(MOD_SUBDIR)
 install-modules:
 	install -d $(MOD_INSTALL_DIR)
 	install -m 0644 $(addprefix $(KMODULES)/release/crypto/,$(MODULE_NAMES:=.ko)) \
 		$(MOD_INSTALL_DIR)/
+	strip --strip-debug $(addprefix $(MOD_INSTALL_DIR)/,$(MODULE_NAMES:=.ko))
 	$(if $(MOD_XZ),xz -f --check=crc32 --lzma2=dict=1MiB $(MOD_INSTALL_DIR)/*.ko)
 
 install-tools:

@@ -16,6 +16,7 @@
 #ifndef CPURNG_DRBG_H
 #define CPURNG_DRBG_H
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -100,8 +101,8 @@ extern const struct cpurng_drbg_mech_ops cpurng_drbg_ctr_ops;
 /**
  * struct cpurng_drbg_mech - a mechanism with its primitive
  * @name: e.g. "hmac_sha256"; also the stock driver's suffix
- * @backend: crypto API name of the primitive ("hmac(sha256)", "sha256",
- *	"aes")
+ * @backend: crypto API name of the primitive ("sha256" for HMAC_DRBG and
+ *	Hash_DRBG with SHA-256, "aes")
  * @ops: the mechanism
  * @strength: security strength in bits (SP800-57 part 1, table 3)
  * @outlen: output block length of the primitive in bytes
@@ -150,6 +151,7 @@ const char *cpurng_drbg_level_name(enum cpurng_drbg_level level);
  * @seeded_at: jiffies of the last (re)seed
  * @reseeds: (re)seeds done
  * @fork_gen: generation of cpurng_drbg_forks at the last (re)seed
+ * @src_gen: cpurng_drbg_sources_gen at the last (re)seed
  * @fork_reseeds: reseeds forced by a VM fork or a resume
  * @test_entropy: entropy from set_ent(), used instead of the sources
  * @test_entropy_len: its length
@@ -168,6 +170,7 @@ struct cpurng_drbg {
 	unsigned long seeded_at;
 	u64 reseeds;
 	unsigned int fork_gen;
+	unsigned int src_gen;
 	u64 fork_reseeds;
 	u8 *test_entropy;
 	unsigned int test_entropy_len;
@@ -176,18 +179,30 @@ struct cpurng_drbg {
 	union {
 		struct {
 			u8 K[CPURNG_DRBG_MAX_OUTLEN];
-			u8 V[CPURNG_DRBG_MAX_OUTLEN];
+			/* V, and a byte for the Update's V || 0x00 */
+			u8 V[CPURNG_DRBG_MAX_OUTLEN + 1];
 			struct crypto_shash *tfm;
 			struct shash_desc *desc;
+			/* hash states after K ^ ipad and K ^ opad */
+			u8 *ipad;
+			u8 *opad;
 		} hmac;
 		struct {
+			/* prefix || V: Hash(0x03 || V) needs no copy */
+			u8 prefix;
 			u8 V[CPURNG_DRBG_MAX_SEEDLEN];
 			u8 C[CPURNG_DRBG_MAX_SEEDLEN];
+			/*
+			 * generate's hash output, wiped after each request:
+			 * kept here rather than on the stack, which the
+			 * kernel zeroes on every call
+			 * (CONFIG_INIT_STACK_ALL_ZERO)
+			 */
+			u8 w[CPURNG_DRBG_MAX_OUTLEN];
 			struct crypto_shash *tfm;
 			struct shash_desc *desc;
 		} hash;
 		struct {
-			u8 key[32];
 			u8 V[CPURNG_DRBG_AES_BLOCK];
 			struct crypto_skcipher *ctr;
 			struct skcipher_request *req;
@@ -248,11 +263,19 @@ struct cpurng_drbg_gathered {
 };
 
 int cpurng_drbg_sources_init(const char *spec);
+void cpurng_drbg_sources_start(void);
 void cpurng_drbg_sources_exit(void);
 int cpurng_drbg_sources_gather(u32 need_bits,
 			       struct cpurng_drbg_gathered *g);
 int cpurng_drbg_sources_show(char *buf, size_t size, bool state);
+int cpurng_drbg_sources_timing(char *buf, size_t size);
+/* Moves when a credited source a seed went without becomes ready. */
+extern atomic_t cpurng_drbg_sources_gen;
 extern const struct kernel_param_ops cpurng_drbg_sources_param_ops;
+
+/* Module load: how long the self-tests and the registration took. */
+extern u64 cpurng_drbg_selftest_ns;
+extern u64 cpurng_drbg_register_ns;
 
 /* Self-tests (drbg_selftest.c). */
 int cpurng_drbg_selftest(void);

@@ -12,8 +12,23 @@
  *   default-get <bytes>          through crypto_get_default_rng()
  *   bench <alg> <req> <total>    reset, then <total> bytes in <req>-byte
  *     -> driver= ret= bytes= ns= requests (in-kernel throughput)
- *   bench-ctr-aes <req> <total>  raw ctr(aes) keystream throughput, the
- *                                reference for CTR_DRBG
+ *   bench-ctr-aes <req> <total> <how>
+ *                                raw ctr(aes) keystream throughput, AES-256,
+ *                                the reference for CTR_DRBG: <how> is
+ *                                "inplace" (buffer cleared, encrypted in
+ *                                place), "zero" (encrypted from the zero
+ *                                page, up to a page) or "zero-rekey" (and
+ *                                a new key before each request, as
+ *                                CTR_DRBG's Update needs)
+ *   bench-hash <alg> <len> <calls>
+ *     -> driver= ret= calls= ns= crypto_shash_digest() of <len> bytes, the
+ *                                cost of one compression call when <len>
+ *                                fits one block (the DRBG bound's unit)
+ *   bench-threads <alg> <threads> <req> <total>
+ *     -> driver= ret= bytes= ns= <threads> kernel threads, each with its
+ *                                own tfm (reset first), read <total> bytes
+ *                                each in <req>-byte requests, all started
+ *                                together; ns until the last one is done
  *   algtest <driver> <alg>       alg_test(): the kernel's own testmgr
  *     -> ret=<errno>             vectors against a driver
  *   cavp <driver> <entropy> <pers> <reseed-entropy> <reseed-addtl>
@@ -45,11 +60,14 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <crypto/hash.h>
 #include <crypto/internal/rng.h>
 #include <crypto/rng.h>
 #include <crypto/skcipher.h>
+#include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -258,20 +276,26 @@ out:
 }
 
 /* The same keystream work as CTR_DRBG's output, without the DRBG. */
-static int cpurng_test_bench_ctr_aes(const char *sreq, const char *stotal)
+static int cpurng_test_bench_ctr_aes(const char *sreq, const char *stotal,
+				     const char *how)
 {
 	static const u8 key[32] = { 1 };
 	struct skcipher_request *sk = NULL;
 	struct crypto_skcipher *tfm;
-	struct scatterlist sg;
+	struct scatterlist sg, zero;
 	DECLARE_CRYPTO_WAIT(wait);
+	bool from_zero = strstarts(how, "zero");
+	bool rekey = !strcmp(how, "zero-rekey");
 	u8 iv[16] = { 0 }, *buf;
 	unsigned int req;
 	u64 total, done = 0;
 	ktime_t start;
 	int ret;
 
-	if (cpurng_test_parse_sizes(sreq, stotal, &req, &total))
+	if (strcmp(how, "inplace") && strcmp(how, "zero") && !rekey)
+		return -EINVAL;
+	if (cpurng_test_parse_sizes(sreq, stotal, &req, &total) ||
+	    (from_zero && req > PAGE_SIZE))
 		return -EINVAL;
 	buf = kmalloc(req, GFP_KERNEL);
 	if (!buf)
@@ -285,11 +309,21 @@ static int cpurng_test_bench_ctr_aes(const char *sreq, const char *stotal)
 	}
 	start = ktime_get();
 	while (!ret && done < total) {
-		memset(buf, 0, req);
 		sg_init_one(&sg, buf, req);
+		if (from_zero) {
+			sg_init_table(&zero, 1);
+			sg_set_page(&zero, ZERO_PAGE(0), req, 0);
+		} else {
+			memset(buf, 0, req);
+		}
+		if (rekey)
+			ret = crypto_skcipher_setkey(tfm, key, sizeof(key));
+		if (ret)
+			break;
 		skcipher_request_set_callback(sk, CRYPTO_TFM_REQ_MAY_SLEEP,
 					      crypto_req_done, &wait);
-		skcipher_request_set_crypt(sk, &sg, &sg, req, iv);
+		skcipher_request_set_crypt(sk, from_zero ? &zero : &sg, &sg,
+					   req, iv);
 		ret = crypto_wait_req(crypto_skcipher_encrypt(sk), &wait);
 		done += req;
 		cond_resched();
@@ -303,6 +337,137 @@ static int cpurng_test_bench_ctr_aes(const char *sreq, const char *stotal)
 	if (!IS_ERR(tfm))
 		crypto_free_skcipher(tfm);
 	kfree(buf);
+	return 0;
+}
+
+/* One compression call: a digest of a message that fits one block. */
+static int cpurng_test_bench_hash(const char *alg, const char *slen,
+				  const char *scalls)
+{
+	struct crypto_shash *tfm;
+	struct shash_desc *desc = NULL;
+	u8 in[128] = { 0 }, out[HASH_MAX_DIGESTSIZE];
+	unsigned int len, calls, i;
+	ktime_t start;
+	int ret;
+
+	if (kstrtouint(slen, 0, &len) || len > sizeof(in) ||
+	    kstrtouint(scalls, 0, &calls) || !calls)
+		return -EINVAL;
+	tfm = crypto_alloc_shash(alg, 0, 0);
+	ret = PTR_ERR_OR_ZERO(tfm);
+	if (!ret) {
+		desc = kzalloc(sizeof(*desc) + crypto_shash_descsize(tfm),
+			       GFP_KERNEL);
+		ret = desc ? 0 : -ENOMEM;
+	}
+	if (desc)
+		desc->tfm = tfm;
+	start = ktime_get();
+	for (i = 0; !ret && i < calls; i++)
+		ret = crypto_shash_digest(desc, in, len, out);
+	scnprintf(cpurng_test_result, CPURNG_TEST_RESULT_MAX,
+		  "driver=%s ret=%d calls=%u ns=%lld\n",
+		  IS_ERR(tfm) ? "none" : crypto_shash_driver_name(tfm), ret,
+		  i, ktime_to_ns(ktime_sub(ktime_get(), start)));
+	kfree_sensitive(desc);
+	if (!IS_ERR(tfm))
+		crypto_free_shash(tfm);
+	return 0;
+}
+
+#define CPURNG_TEST_THREADS	8
+
+/**
+ * struct cpurng_test_reader - one kernel consumer of bench-threads
+ * @rng: its own tfm, reset before the start
+ * @req: bytes per request
+ * @total: bytes to read
+ * @go: all readers start on it
+ * @done: completed when this reader has finished
+ * @ret: outcome
+ */
+struct cpurng_test_reader {
+	struct crypto_rng *rng;
+	unsigned int req;
+	u64 total;
+	struct completion *go;
+	struct completion done;
+	int ret;
+};
+
+static int cpurng_test_reader_fn(void *arg)
+{
+	struct cpurng_test_reader *r = arg;
+	u64 got = 0;
+	u8 *buf;
+
+	buf = kmalloc(r->req, GFP_KERNEL);
+	r->ret = buf ? 0 : -ENOMEM;
+	wait_for_completion(r->go);
+	while (!r->ret && got < r->total) {
+		r->ret = crypto_rng_get_bytes(r->rng, buf, r->req);
+		got += r->req;
+		cond_resched();
+	}
+	kfree_sensitive(buf);
+	complete(&r->done);
+	return 0;
+}
+
+static int cpurng_test_bench_threads(char **argv)
+{
+	struct cpurng_test_reader *r;
+	struct task_struct *task;
+	DECLARE_COMPLETION_ONSTACK(go);
+	unsigned int n, req, i, started = 0;
+	const char *driver = "none";
+	u64 total;
+	ktime_t start;
+	int ret = 0;
+
+	if (kstrtouint(argv[1], 0, &n) || !n || n > CPURNG_TEST_THREADS ||
+	    cpurng_test_parse_sizes(argv[2], argv[3], &req, &total))
+		return -EINVAL;
+	r = kcalloc(n, sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	for (i = 0; !ret && i < n; i++) {
+		r[i].rng = crypto_alloc_rng(argv[0], 0, 0);
+		if (IS_ERR(r[i].rng)) {
+			ret = PTR_ERR(r[i].rng);
+			r[i].rng = NULL;
+			break;
+		}
+		driver = cpurng_test_driver(r[i].rng);
+		ret = crypto_rng_reset(r[i].rng, NULL,
+				       crypto_rng_seedsize(r[i].rng));
+		r[i].req = req;
+		r[i].total = total;
+		r[i].go = &go;
+		init_completion(&r[i].done);
+	}
+	for (i = 0; !ret && i < n; i++) {
+		task = kthread_run(cpurng_test_reader_fn, &r[i], "cpurng_rd%u", i);
+		if (IS_ERR(task))
+			ret = PTR_ERR(task);
+		else
+			started++;
+	}
+	start = ktime_get();
+	complete_all(&go);
+	for (i = 0; i < started; i++) {
+		wait_for_completion(&r[i].done);
+		ret = ret ?: r[i].ret;
+	}
+	scnprintf(cpurng_test_result, CPURNG_TEST_RESULT_MAX,
+		  "driver=%s ret=%d bytes=%llu ns=%lld\n", driver, ret,
+		  ret ? 0 : n * total,
+		  ktime_to_ns(ktime_sub(ktime_get(), start)));
+	for (i = 0; i < n; i++)
+		if (r[i].rng)
+			crypto_free_rng(r[i].rng);
+	kfree(r);
 	return 0;
 }
 
@@ -455,8 +620,12 @@ static int cpurng_test_run(char **argv, int argc)
 		return cpurng_test_default_get(argv[1]);
 	if (!strcmp(cmd, "bench") && argc == 4)
 		return cpurng_test_bench(argv[1], argv[2], argv[3]);
-	if (!strcmp(cmd, "bench-ctr-aes") && argc == 3)
-		return cpurng_test_bench_ctr_aes(argv[1], argv[2]);
+	if (!strcmp(cmd, "bench-ctr-aes") && argc == 4)
+		return cpurng_test_bench_ctr_aes(argv[1], argv[2], argv[3]);
+	if (!strcmp(cmd, "bench-hash") && argc == 4)
+		return cpurng_test_bench_hash(argv[1], argv[2], argv[3]);
+	if (!strcmp(cmd, "bench-threads") && argc == 5)
+		return cpurng_test_bench_threads(argv + 1);
 	if (!strcmp(cmd, "algtest") && argc == 3)
 		return cpurng_test_algtest(argv[1], argv[2]);
 	if (!strcmp(cmd, "badinput") && argc == 2)
