@@ -48,6 +48,8 @@ module_param_named(full_s, cpurng_cr_full_s, uint, 0444);
 MODULE_PARM_DESC(full_s, "Seconds after load with the probes attached all the time (0-86400, default 60)");
 module_param_named(window_ms, cpurng_cr_window_ms, uint, 0444);
 MODULE_PARM_DESC(window_ms, "After that, ms of each period with the probes attached (1-flush_ms, default 50; flush_ms: always)");
+module_param_named(budget, cpurng_cr_budget, uint, 0444);
+MODULE_PARM_DESC(budget, "Allocation events a pool (CPU and context) may mix per period before the probes detach until the next one (0: no limit, default 65536)");
 
 /**
  * struct cpurng_cr_rng - one crypto_rng instance

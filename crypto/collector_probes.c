@@ -127,6 +127,18 @@ static __always_inline void cpurng_cr_event(enum cpurng_cr_probe probe,
 		pool->cost_cycles += random_get_entropy() - start;
 		pool->cost_samples++;
 	}
+	/*
+	 * The period's budget, for allocations only (see collector_flush.c);
+	 * the probe is a constant here, so context switches skip it.
+	 */
+	if (probe == CPURNG_CR_SCHED_SWITCH)
+		return;
+	if (unlikely(pool->budget_period != READ_ONCE(cpurng_cr_period_seq))) {
+		pool->budget_period = READ_ONCE(cpurng_cr_period_seq);
+		pool->budget_left = READ_ONCE(cpurng_cr_budget);
+	}
+	if (unlikely(pool->budget_left) && !--pool->budget_left)
+		cpurng_cr_budget_spent(pool->budget_period);
 }
 
 static void cpurng_cr_probe_sched_switch(void *data, bool preempt,

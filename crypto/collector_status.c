@@ -62,6 +62,8 @@ CPURNG_CR_U64_ATTR(flushed_bytes, cpurng_cr_flushed_bytes());
 CPURNG_CR_U64_ATTR(extracted_bytes, cpurng_cr_extracted_bytes());
 CPURNG_CR_U64_ATTR(flush_ms, cpurng_cr_flush_ms);
 CPURNG_CR_U64_ATTR(windows, cpurng_cr_windows());
+CPURNG_CR_U64_ATTR(budget, cpurng_cr_budget);
+CPURNG_CR_U64_ATTR(budget_stops, cpurng_cr_budget_stops());
 /* 1 while events are recorded in debugfs instead of mixed into the pools. */
 CPURNG_CR_U64_ATTR(recording, cpurng_cr_capture_enabled());
 CPURNG_CR_U64_ATTR(capture_dropped, cpurng_cr_capture_dropped());
@@ -172,6 +174,8 @@ static struct attribute *cpurng_cr_attrs[] = {
 	&probes_attr.attr,
 	&phase_attr.attr,
 	&windows_attr.attr,
+	&budget_attr.attr,
+	&budget_stops_attr.attr,
 	&recording_attr.attr,
 	&capture_dropped_attr.attr,
 	&timer_attr.attr,

@@ -341,12 +341,19 @@ static bool cpurng_drbg_reseed_due(struct cpurng_drbg *d)
 		return false;
 	if (d->level < CPURNG_DRBG_FULL)
 		return true;
-	/* a credited source the last seed went without is ready now */
-	if (d->src_gen != atomic_read(&cpurng_drbg_sources_gen))
-		return true;
 	return d->reseed_ctr > cpurng_drbg_reseed_requests ||
 	       time_after(jiffies, d->seeded_at +
 			  (unsigned long)cpurng_drbg_reseed_seconds * HZ);
+}
+
+/*
+ * A credited source the last seed went without while it was loading is
+ * ready (drbg_sources.c): reseed to take its material.
+ */
+static bool cpurng_drbg_source_joined(struct cpurng_drbg *d)
+{
+	return d->level == CPURNG_DRBG_FULL &&
+	       d->src_gen != atomic_read(&cpurng_drbg_sources_gen);
 }
 
 /* One request of at most CPURNG_DRBG_MAX_REQUEST bytes (9.3.1). */
@@ -372,6 +379,15 @@ static int cpurng_drbg_generate_one(struct cpurng_drbg *d, u8 *out,
 			cpurng_fork_reseeded(&cpurng_drbg_forks);
 		}
 		a.len = 0;
+	} else if (cpurng_drbg_source_joined(d)) {
+		/*
+		 * The instance is seeded already: a failure only leaves the
+		 * source's material to the next due reseed.
+		 */
+		if (cpurng_drbg_do_seed(d, true, false, addtl, addtl_len))
+			d->src_gen = atomic_read(&cpurng_drbg_sources_gen);
+		else
+			a.len = 0;
 	}
 	if (!cpurng_drbg_level_ok(d))
 		return -EAGAIN;

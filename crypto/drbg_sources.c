@@ -90,6 +90,7 @@
  * @last_ns: how long its last read took, handle allocation included (on
  *	first use that is the source module's load)
  * @loading: its handle is being allocated in the background
+ * @skipped: a seed went without it while it was loading
  */
 struct cpurng_src {
 	char name[CRYPTO_MAX_ALG_NAME];
@@ -103,6 +104,7 @@ struct cpurng_src {
 	u64 failures;
 	u64 last_ns;
 	bool loading;
+	bool skipped;
 };
 
 static struct cpurng_src cpurng_srcs[CPURNG_DRBG_MAX_SOURCES];
@@ -385,7 +387,8 @@ static void cpurng_src_prefetch(struct work_struct *work)
 		if (selection == cpurng_srcs_selection) {
 			if (!IS_ERR(rng) && !cpurng_srcs[i].rng) {
 				cpurng_src_install(&cpurng_srcs[i], rng);
-				joined = cpurng_srcs[i].credit &&
+				joined = cpurng_srcs[i].skipped &&
+					 cpurng_srcs[i].credit &&
 					 !cpurng_srcs[i].foreign;
 				rng = NULL;
 			}
@@ -492,6 +495,9 @@ int cpurng_drbg_sources_gather(u32 need_bits, struct cpurng_drbg_gathered *g)
 	}
 	if (pending && g->credited_bits >= need_bits) {
 		pr_info_once("seeded fully from the sources ready; the others join at the next request once loaded\n");
+		for (i = 0; i < cpurng_nsrcs; i++)
+			if (pending & BIT(i))
+				cpurng_srcs[i].skipped = true;
 		pending = 0;
 	}
 	for (i = 0; i < cpurng_nsrcs; i++)
@@ -560,7 +566,7 @@ int cpurng_drbg_sources_show(char *buf, size_t size, bool state)
 				 "%s credit %u %s bytes %llu failures %llu driver %s%s\n",
 				 s->name, cpurng_src_credit(s, random_ready),
 				 s->err ? "failed" : (s->rng || random) ? "ok" :
-				 "unused",
+				 s->loading ? "loading" : "unused",
 				 s->bytes, s->failures,
 				 s->rng ? crypto_tfm_alg_driver_name(crypto_rng_tfm(s->rng)) :
 				 "-", note);

@@ -67,6 +67,14 @@ void cpurng_cr_totals(int cpu, struct cpurng_cr_totals *t);
 extern unsigned int cpurng_cr_flush_ms;
 extern unsigned int cpurng_cr_full_s;
 extern unsigned int cpurng_cr_window_ms;
+/*
+ * Allocation events a pool may mix per period before the probes are
+ * detached until the next one (0: no limit); see collector_flush.c.
+ */
+extern unsigned int cpurng_cr_budget;
+extern u32 cpurng_cr_period_seq;
+void cpurng_cr_budget_spent(u32 period);
+u64 cpurng_cr_budget_stops(void);
 int cpurng_cr_period_start(void);
 void cpurng_cr_period_stop(void);
 bool cpurng_cr_in_boot_phase(void);

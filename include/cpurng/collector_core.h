@@ -37,6 +37,8 @@ enum cpurng_cr_probe {
  * @events: events mixed in, per probe
  * @cost_cycles: cycles spent in sampled events
  * @cost_samples: number of sampled events
+ * @budget_period: the period @budget_left belongs to
+ * @budget_left: allocation events this pool may still mix in that period
  *
  * Written only by the CPU and context level that own it; read (racily, on
  * purpose) by the flush and the extraction, which treat it as uncredited
@@ -47,6 +49,8 @@ struct cpurng_cr_pool {
 	u64 events[CPURNG_CR_PROBES];
 	u64 cost_cycles;
 	u64 cost_samples;
+	u32 budget_period;
+	u32 budget_left;
 };
 
 static inline u64 cpurng_cr_rol64(u64 word, unsigned int shift)

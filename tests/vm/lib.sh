@@ -130,6 +130,16 @@ dstat() {
 	cat /sys/kernel/cpurng_drbg/$1
 }
 
+# Wait (up to 10 s) until no seed source is still loading in the
+# background: a seed goes without a loading source when the others suffice.
+dsources_settled() {
+	n=0
+	while dstat source_state | grep -q ' loading '; do
+		[ $n -ge 500 ] && return 1
+		sleep 0.02; n=$((n + 1))
+	done
+}
+
 # Fields of our DRBG instance line for a driver, from the instances table:
 # "<id> <driver> <level> <bits> <reseeds> <reseed_counter> <seconds>".
 dinstance() {
