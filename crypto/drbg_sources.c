@@ -380,11 +380,18 @@ static void cpurng_src_prefetch(struct work_struct *work)
 		if (joined)
 			continue;
 
-		/* a failure is left to the next seed, which retries and says why */
 		rng = crypto_alloc_rng(name, 0, 0);
 		mutex_lock(&cpurng_srcs_lock);
 		joined = false;
 		if (selection == cpurng_srcs_selection) {
+			/* counted and logged as a seed would; seeds retry it */
+			if (IS_ERR(rng) && !cpurng_srcs[i].rng &&
+			    cpurng_srcs[i].err != PTR_ERR(rng)) {
+				pr_warn("seed source %s failed (%ld), skipped\n",
+					name, PTR_ERR(rng));
+				cpurng_srcs[i].err = PTR_ERR(rng);
+				cpurng_srcs[i].failures++;
+			}
 			if (!IS_ERR(rng) && !cpurng_srcs[i].rng) {
 				cpurng_src_install(&cpurng_srcs[i], rng);
 				joined = cpurng_srcs[i].skipped &&
