@@ -43,34 +43,22 @@ static void cpurng_hash_put_word(u8 *p, unsigned int len, unsigned int k,
 }
 
 /*
- * dst = dst + a + b + c mod 2^(8 * dlen), all big endian, each addend
- * right-aligned and at most dlen bytes (NULL and 0 for none).  A 64-bit
- * word at a time from the right, stopping once the addends are exhausted
- * and no carry is left: V + H + C + reseed_counter runs once per request,
- * so its cost counts against every short request.
+ * dst = dst + a mod 2^(8 * dlen), both big endian, a right-aligned and at
+ * most dlen bytes (step 2's V + w).  A 64-bit word at a time from the
+ * right, stopping once a is exhausted and no carry is left.
  */
 static void cpurng_hash_add(u8 *dst, unsigned int dlen, const u8 *a,
-			    unsigned int alen, const u8 *b, unsigned int blen,
-			    const u8 *c, unsigned int clen)
+			    unsigned int alen)
 {
 	unsigned int words = DIV_ROUND_UP(dlen, 8), k;
-	unsigned int longest = max3(alen, blen, clen);
 	u64 carry = 0, sum, x;
 
-	for (k = 0; k < words && (8 * k < longest || carry); k++) {
-		sum = cpurng_hash_word(dst, dlen, k);
+	for (k = 0; k < words && (8 * k < alen || carry); k++) {
 		x = cpurng_hash_word(a, alen, k);
-		sum += x;
+		sum = cpurng_hash_word(dst, dlen, k) + x;
 		x = sum < x;
 		sum += carry;
-		x += sum < carry;
-		carry = x;
-		x = cpurng_hash_word(b, blen, k);
-		sum += x;
-		carry += sum < x;
-		x = cpurng_hash_word(c, clen, k);
-		sum += x;
-		carry += sum < x;
+		carry = x + (sum < carry);
 		cpurng_hash_put_word(dst, dlen, k, sum);
 	}
 }
@@ -260,7 +248,7 @@ static int cpurng_hash_addtl(struct cpurng_drbg *d,
 	ret = cpurng_hash(d, d->st.hash.w, &prefix2, 1, d->st.hash.V, &a);
 	if (!ret)
 		cpurng_hash_add(d->st.hash.V, d->mech->seedlen, d->st.hash.w,
-				d->mech->outlen, NULL, 0, NULL, 0);
+				d->mech->outlen);
 	return ret;
 }
 
