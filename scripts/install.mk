@@ -83,7 +83,7 @@ install-modules:
 	install -d $(MOD_INSTALL_DIR)
 	install -m 0644 $(addprefix $(KMODULES)/release/crypto/,$(MODULE_NAMES:=.ko)) \
 		$(MOD_INSTALL_DIR)/
-	strip --strip-debug $(addprefix $(MOD_INSTALL_DIR)/,$(MODULE_NAMES:=.ko))
+	$(SRC)/scripts/strip-modules.sh $(addprefix $(MOD_INSTALL_DIR)/,$(MODULE_NAMES:=.ko))
 	$(if $(MOD_XZ),xz -f --check=crc32 --lzma2=dict=1MiB $(MOD_INSTALL_DIR)/*.ko)
 
 install-tools:

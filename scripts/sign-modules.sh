@@ -4,7 +4,8 @@
 # Sign the modules built under DIR with the signing key of the kernel tree
 # KDIR, when it has one (our own kernels from scripts/kernel.sh do; Debian's
 # headers do not, and then this does nothing).  A module that already
-# carries a signature is left alone, so rebuilding is idempotent.
+# carries a signature is left alone, so rebuilding is idempotent.  Debug
+# info is stripped first: stripping a signed module drops its signature.
 # Usage: scripts/sign-modules.sh KDIR DIR
 set -eu
 
@@ -21,5 +22,6 @@ find "$DIR" -name '*.ko' | while read -r ko; do
 	if [ "$(tail -c 28 "$ko" | head -c 27)" = "$MAGIC" ]; then
 		continue
 	fi
+	"$(dirname "$0")/strip-modules.sh" "$ko"
 	"$SIGN" sha256 "$KEY" "$CERT" "$ko"
 done
