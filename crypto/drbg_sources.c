@@ -477,6 +477,37 @@ static bool cpurng_src_gather_one(struct cpurng_src *s, u32 need_bits,
 	return true;
 }
 
+/*
+ * Called with cpurng_srcs_lock held; drops it while the background
+ * allocation finishes.  A seed must not allocate a source that is still
+ * loading itself: both would request the module, and the second modprobe
+ * finds it already in the kernel (still in its init) and returns at once,
+ * so that allocation fails with -ENOENT (seen under load without RDRAND).
+ * Returns false when the selection changed meanwhile.
+ */
+static bool cpurng_src_wait_prefetch(void)
+{
+	unsigned int selection = cpurng_srcs_selection;
+
+	/* never from the background allocation itself */
+	if (current_work() == &cpurng_src_prefetch_work)
+		return true;
+	mutex_unlock(&cpurng_srcs_lock);
+	flush_work(&cpurng_src_prefetch_work);
+	mutex_lock(&cpurng_srcs_lock);
+	return selection == cpurng_srcs_selection;
+}
+
+static bool cpurng_src_any_loading(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < cpurng_nsrcs; i++)
+		if (cpurng_srcs[i].loading && !cpurng_srcs[i].rng)
+			return true;
+	return false;
+}
+
 int cpurng_drbg_sources_gather(u32 need_bits, struct cpurng_drbg_gathered *g)
 {
 	bool random_ready = rng_is_initialized();
@@ -489,6 +520,8 @@ int cpurng_drbg_sources_gather(u32 need_bits, struct cpurng_drbg_gathered *g)
 	g->usable_sources = 0;
 
 	mutex_lock(&cpurng_srcs_lock);
+	if (wait_all && cpurng_src_any_loading())
+		cpurng_src_wait_prefetch();
 	/* First the sources that are ready; see the top of the file. */
 	for (i = 0; i < cpurng_nsrcs; i++) {
 		struct cpurng_src *s = &cpurng_srcs[i];
@@ -507,6 +540,9 @@ int cpurng_drbg_sources_gather(u32 need_bits, struct cpurng_drbg_gathered *g)
 				cpurng_srcs[i].skipped = true;
 		pending = 0;
 	}
+	/* a new selection's sources seed the next time */
+	if (pending && !cpurng_src_wait_prefetch())
+		pending = 0;
 	for (i = 0; i < cpurng_nsrcs; i++)
 		if ((pending & BIT(i)) &&
 		    !cpurng_src_gather_one(&cpurng_srcs[i], need_bits,
