@@ -202,6 +202,10 @@ modules-all:
 
 modules: modules-release
 
+# Kbuild runs one job unless told: each variant builds on every CPU (about
+# half the build time of make check and make bench on two CPUs).
+KBUILD_JOBS ?= $(shell nproc)
+
 # $(1): variant name, $(2): extra kbuild variables
 define kbuild-variant
 	@mkdir -p $(KMODULES)/$(1)/tests
@@ -214,7 +218,7 @@ define kbuild-variant
 			ln -sfn $(SRC)/$$f $(KMODULES)/$(1)/$$f; \
 		fi; \
 	done
-	$(MAKE) -C $(KDIR) M=$(KMODULES)/$(1) KCFLAGS=-Werror $(2) modules
+	$(MAKE) -C $(KDIR) M=$(KMODULES)/$(1) KCFLAGS=-Werror -j$(KBUILD_JOBS) $(2) modules
 	@$(SRC)/scripts/sign-modules.sh $(KDIR) $(KMODULES)/$(1)
 endef
 
