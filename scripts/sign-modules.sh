@@ -14,14 +14,10 @@ DIR=$2
 KEY=$KDIR/certs/signing_key.pem
 CERT=$KDIR/certs/signing_key.x509
 SIGN=$KDIR/scripts/sign-file
-MAGIC='~Module signature appended~'
 
 [ -f "$KEY" ] && [ -f "$CERT" ] && [ -x "$SIGN" ] || exit 0
 find "$DIR" -name '*.ko' | while read -r ko; do
-	# The signature trailer is the magic string plus a newline.
-	if [ "$(tail -c 28 "$ko" | head -c 27)" = "$MAGIC" ]; then
-		continue
-	fi
+	"$(dirname "$0")/module-signed.sh" "$ko" && continue
 	"$(dirname "$0")/strip-modules.sh" "$ko"
 	"$SIGN" sha256 "$KEY" "$CERT" "$ko"
 done

@@ -10,11 +10,7 @@
 # Usage: scripts/strip-modules.sh MODULE.ko...
 set -eu
 
-MAGIC='~Module signature appended~'
 for ko in "$@"; do
-	# The signature trailer is the magic string plus a newline.
-	if [ "$(tail -c 28 "$ko" | head -c 27)" = "$MAGIC" ]; then
-		continue
-	fi
-	objcopy --strip-debug "$ko"
+	"$(dirname "$0")/module-signed.sh" "$ko" ||
+		objcopy --strip-debug "$ko"
 done
