@@ -520,8 +520,10 @@ int cpurng_drbg_sources_gather(u32 need_bits, struct cpurng_drbg_gathered *g)
 	g->usable_sources = 0;
 
 	mutex_lock(&cpurng_srcs_lock);
-	if (wait_all && cpurng_src_any_loading())
-		cpurng_src_wait_prefetch();
+	/* every source under FIPS: wait for all, again for a new selection */
+	while (wait_all && cpurng_src_any_loading() &&
+	       !cpurng_src_wait_prefetch())
+		;
 	/* First the sources that are ready; see the top of the file. */
 	for (i = 0; i < cpurng_nsrcs; i++) {
 		struct cpurng_src *s = &cpurng_srcs[i];
