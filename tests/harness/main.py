@@ -341,7 +341,8 @@ def terminal_vm(args, group, cmdline='', results=None):
           f'({k.kimage}){" " + k.cmdline if k.cmdline else ""}', flush=True)
     return vm.qemu_command(k.kimage, make_initramfs(args.build, 'release', k),
                            group, cmdline=f'{k.cmdline} {cmdline}'.strip(),
-                           qemu_extra='-smp 2', console='mon:stdio',
+                           qemu_extra=vm.DEFAULT_QEMU,
+                           console='mon:stdio',
                            results=results)
 
 
