@@ -107,6 +107,12 @@ TOOL_LDLIBS := -lkcapi
 TOOL_CFLAGS = $(GUEST_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 TOOL_LDFLAGS = $(LDFLAGS)
 
+# The kernel's kselftest framework (kselftest.h, kselftest_harness.h,
+# lib.mk) from Debian's linux-source-6.12, unpacked once on first use.
+KSFT_DIR = $(eval KSFT_DIR := $$(shell $(SRC)/scripts/kselftest-src.sh))$(KSFT_DIR)
+# Test programs report through it (tests/lib/ksft_report.h).
+TEST_INCLUDES = -I$(SRC)/tests/lib -I$(KSFT_DIR)
+
 # Programs that run inside the test VM (tests/vm/progs/*.c).
 GUEST_PROGS := $(patsubst $(SRC)/tests/vm/progs/%.c,$(BUILD)/guest/bin/%,\
 		 $(wildcard $(SRC)/tests/vm/progs/*.c))
@@ -125,17 +131,17 @@ TEST_HEADERS := $(wildcard $(SRC)/tests/lib/*.h $(SRC)/include/cpurng/*.h)
 
 # Files a kernel build needs, linked into one tree per variant so the
 # release and testing objects never mix.
-KBUILD_TREE := Kbuild Kconfig crypto include tests/modules
+KBUILD_TREE := Kbuild Kconfig crypto include tests/modules tests/kunit
 
 .PHONY: all modules modules-all modules-release modules-testing tools user-tools \
-	guest-programs \
+	guest-programs kselftest \
 	host-tests $(PACKAGED_TARGETS) $(addprefix do-,$(PACKAGED_TARGETS)) \
 	check-debug-suites fresh-root-check package-check lint-sparse-build \
 	deps deps-packaging clean require-kdir
 
 all: modules tools
 
-tools: user-tools guest-programs host-tests
+tools: user-tools guest-programs host-tests kselftest
 
 user-tools: $(TOOLS)
 
@@ -230,14 +236,29 @@ modules-testing: require-kdir
 
 guest-programs: $(GUEST_PROGS)
 
+# The kselftest target tests/selftests/cpurng, built with the kernel's own
+# lib.mk from Debian's linux-source-6.12 and installed as kselftest
+# installs a collection: $(KSELFTEST)/install holds run_kselftest.sh,
+# kselftest/runner.sh, kselftest-list.txt and cpurng/ (the guest's
+# /kselftest).
+KSELFTEST := $(BUILD)/kselftest
+KSELFTEST_TARGET := $(SRC)/tests/selftests/cpurng
+kselftest:
+	@ksft=$$($(SRC)/scripts/kselftest-src.sh) && \
+	mkdir -p $(KSELFTEST)/build && rm -rf $(KSELFTEST)/install && \
+	$(MAKE) -s -C $(KSELFTEST_TARGET) KSFT_DIR=$$ksft \
+		OUTPUT=$(KSELFTEST)/build all && \
+	$(MAKE) -s -C $(KSELFTEST_TARGET) KSFT_DIR=$$ksft \
+		OUTPUT=$(KSELFTEST)/build \
+		INSTALL_PATH=$(KSELFTEST)/install/cpurng install && \
+	cp -r $$ksft/run_kselftest.sh $$ksft/kselftest $(KSELFTEST)/install/ && \
+	$(MAKE) -s --no-print-directory -C $(KSELFTEST_TARGET) KSFT_DIR=$$ksft \
+		OUTPUT=$(KSELFTEST)/build COLLECTION=cpurng emit_tests \
+		> $(KSELFTEST)/install/kselftest-list.txt
+
 $(BUILD)/guest/bin/%: $(SRC)/tests/vm/progs/%.c $(TEST_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_LDLIBS)
-
-# Guest programs that use libkcapi's API.
-$(BUILD)/guest/bin/kcapi_%: $(SRC)/tests/vm/progs/kcapi_%.c $(TEST_HEADERS)
-	@mkdir -p $(@D)
-	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_LDLIBS) -lkcapi
+	$(CC) $(GUEST_CFLAGS) $(TEST_INCLUDES) -o $@ $< $(GUEST_LDLIBS)
 
 host-tests: $(HOST_C_TESTS) $(HOST_BENCHES)
 
@@ -249,17 +270,18 @@ $(BUILD)/host/jitter_noise.o: $(SRC)/crypto/jitter_noise.c $(TEST_HEADERS)
 $(BUILD)/host/test_jitter_health: $(SRC)/tests/host/test_jitter_health.c \
 		$(SRC)/tests/host/fake_timer.c $(SRC)/crypto/jitter_health.c \
 		$(BUILD)/host/jitter_noise.o $(TEST_HEADERS)
-	$(CC) $(HOST_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm
+	$(CC) $(HOST_CFLAGS) $(TEST_INCLUDES) -o $@ $(filter %.c %.o,$^) -lm
 
 $(BUILD)/host/test_collector_core: $(SRC)/tests/host/test_collector_core.c \
 		$(SRC)/crypto/collector_core.c $(TEST_HEADERS) \
 		$(SRC)/tests/host/host_shim.h
 	@mkdir -p $(@D)
-	$(CC) $(HOST_CFLAGS) -I$(SRC)/tests/host -o $@ $(filter %.c,$^) -lcrypto
+	$(CC) $(HOST_CFLAGS) $(TEST_INCLUDES) -I$(SRC)/tests/host -o $@ \
+		$(filter %.c,$^) -lcrypto
 
 $(BUILD)/host/bench_%: $(SRC)/tests/host/bench_%.c $(TEST_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(HOST_CFLAGS) -o $@ $<
+	$(CC) $(HOST_CFLAGS) $(TEST_INCLUDES) -o $@ $<
 
 # Targets that need Debian's packages: `deps` first, then the work in a
 # sub-make that parses this file after the packages are installed (see

@@ -37,6 +37,7 @@
 #include <linux/atomic.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <kunit/visibility.h>
 #include <linux/minmax.h>
 #include <linux/random.h>
 #include <linux/sched.h>
@@ -70,8 +71,9 @@ const struct cpurng_drbg_mech cpurng_drbg_mechs[] = {
 	{ "hmac_sha512", "sha512", &cpurng_drbg_hmac_ops, 256, 64, 64, 0 },
 	{ "hmac_sha256", "sha256", &cpurng_drbg_hmac_ops, 256, 32, 32, 0 },
 };
-
+EXPORT_SYMBOL_IF_KUNIT(cpurng_drbg_mechs);
 const unsigned int cpurng_drbg_nmechs = ARRAY_SIZE(cpurng_drbg_mechs);
+EXPORT_SYMBOL_IF_KUNIT(cpurng_drbg_nmechs);
 
 /* Instances, for the status. */
 static LIST_HEAD(cpurng_drbg_instances);
@@ -156,6 +158,7 @@ int cpurng_drbg_init(struct cpurng_drbg *d, const struct cpurng_drbg_mech *m,
 	mutex_unlock(&cpurng_drbg_instances_lock);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(cpurng_drbg_init);
 
 /* SP800-90A 9.4 Uninstantiate: the state is wiped with the handles. */
 void cpurng_drbg_fini(struct cpurng_drbg *d)
@@ -170,6 +173,7 @@ void cpurng_drbg_fini(struct cpurng_drbg *d)
 	d->instantiated = false;
 	mutex_destroy(&d->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(cpurng_drbg_fini);
 
 void cpurng_drbg_for_each(void (*fn)(struct cpurng_drbg *d, void *ctx),
 			  void *ctx)
@@ -201,6 +205,7 @@ int cpurng_drbg_set_test_entropy(struct cpurng_drbg *d, const u8 *buf,
 	mutex_unlock(&d->lock);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(cpurng_drbg_set_test_entropy);
 
 /*
  * Record a (re)seed: counter, time, credited bits and the level, which a
@@ -332,6 +337,7 @@ int cpurng_drbg_seed(struct cpurng_drbg *d, const u8 *in, unsigned int len)
 	mutex_unlock(&d->lock);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(cpurng_drbg_seed);
 
 static bool cpurng_drbg_reseed_due(struct cpurng_drbg *d)
 {
@@ -425,6 +431,7 @@ int cpurng_drbg_generate(struct cpurng_drbg *d, const u8 *addtl,
 	}
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(cpurng_drbg_generate);
 
 /*
  * Explicit-input entry points for the self-tests: SP800-90A 11.3 known
@@ -450,6 +457,7 @@ int cpurng_drbg_instantiate_raw(struct cpurng_drbg *d,
 	}
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(cpurng_drbg_instantiate_raw);
 
 int cpurng_drbg_reseed_raw(struct cpurng_drbg *d, const u8 *entropy,
 			   size_t entropy_len, const u8 *addtl,
@@ -468,6 +476,7 @@ int cpurng_drbg_reseed_raw(struct cpurng_drbg *d, const u8 *entropy,
 		d->reseed_ctr = 1;
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(cpurng_drbg_reseed_raw);
 
 int cpurng_drbg_generate_raw(struct cpurng_drbg *d, u8 *out, unsigned int len,
 			     const u8 *addtl, size_t addtl_len)
@@ -483,3 +492,4 @@ int cpurng_drbg_generate_raw(struct cpurng_drbg *d, u8 *out, unsigned int len,
 		d->reseed_ctr++;
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(cpurng_drbg_generate_raw);

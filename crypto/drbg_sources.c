@@ -53,6 +53,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <crypto/rng.h>
+#include <kunit/visibility.h>
 #include <linux/crypto.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
@@ -66,46 +67,11 @@
 
 #include "../include/cpurng/collector.h"
 #include "../include/cpurng/drbg.h"
+#include "../include/cpurng/drbg_sources.h"
 #include "../include/cpurng/jitter.h"
 
-#define CPURNG_SRC_RANDOM	"get_random_bytes"
-/* Uncredited sources still contribute this much material per seed. */
-#define CPURNG_SRC_UNCREDITED_BYTES	32
-/* No source contributes more than this per seed (credit 8 covers 512 bits). */
-#define CPURNG_SRC_MAX_BYTES	64
 /* Transient failures (-EAGAIN) are retried this often. */
 #define CPURNG_SRC_RETRIES	3
-
-/**
- * struct cpurng_src - one configured source and its handle
- * @name: crypto_rng name, or "get_random_bytes"
- * @expect: the only driver the credit applies to ("" for get_random_bytes)
- * @explicit: @expect was given after '@' (shown back in the selection)
- * @credit: bits of entropy credited per byte, if @name resolves to @expect
- * @rng: crypto_rng handle, allocated on first use
- * @foreign: @rng's driver is not @expect: credited 0
- * @err: outcome of the last use (0, or the errno that made us skip it)
- * @bytes: bytes delivered
- * @failures: times skipped
- * @last_ns: how long its last read took, handle allocation included (on
- *	first use that is the source module's load)
- * @loading: its handle is being allocated in the background
- * @skipped: a seed went without it while it was loading
- */
-struct cpurng_src {
-	char name[CRYPTO_MAX_ALG_NAME];
-	char expect[CRYPTO_MAX_ALG_NAME];
-	bool explicit;
-	u8 credit;
-	struct crypto_rng *rng;
-	bool foreign;
-	int err;
-	u64 bytes;
-	u64 failures;
-	u64 last_ns;
-	bool loading;
-	bool skipped;
-};
 
 static struct cpurng_src cpurng_srcs[CPURNG_DRBG_MAX_SOURCES];
 static unsigned int cpurng_nsrcs;
@@ -151,8 +117,8 @@ static bool cpurng_src_is_drbg(const char *name)
 }
 
 /* Parse @spec into @out; on error log why and return -EINVAL. */
-static int cpurng_src_parse(const char *spec, struct cpurng_src *out,
-			    unsigned int *n, bool check_exists)
+VISIBLE_IF_KUNIT int cpurng_src_parse(const char *spec, struct cpurng_src *out,
+				      unsigned int *n, bool check_exists)
 {
 	char *copy, *p, *item;
 	unsigned int i;
@@ -169,11 +135,16 @@ static int cpurng_src_parse(const char *spec, struct cpurng_src *out,
 		struct cpurng_src *s;
 		unsigned int c;
 
-		if (credit)
+		/* blanks around each part are not part of it */
+		if (credit) {
 			*credit++ = '\0';
+			credit = strim(credit);
+		}
 		driver = strchr(item, '@');
-		if (driver)
+		if (driver) {
 			*driver++ = '\0';
+			driver = strim(driver);
+		}
 		item = strim(item);
 		if (!*item) {
 			pr_err("sources: empty source name\n");
@@ -229,6 +200,7 @@ static int cpurng_src_parse(const char *spec, struct cpurng_src *out,
 	kfree(copy);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(cpurng_src_parse);
 
 static void cpurng_src_release(struct cpurng_src *s, unsigned int n)
 {
@@ -426,12 +398,28 @@ static int cpurng_src_read_rng(struct cpurng_src *s, u8 *buf, size_t len)
 }
 
 /* The credit in force: none before the kernel RNG is up, or for a foreign driver. */
-static u8 cpurng_src_credit(const struct cpurng_src *s, bool random_ready)
+VISIBLE_IF_KUNIT u8 cpurng_src_credit(const struct cpurng_src *s,
+				      bool random_ready)
 {
 	if (cpurng_src_is_random(s) ? !random_ready : s->foreign)
 		return 0;
 	return s->credit;
 }
+EXPORT_SYMBOL_IF_KUNIT(cpurng_src_credit);
+
+/*
+ * Bytes to read from a source credited @credit bits per byte for a seed
+ * that needs @need_bits: enough to cover them alone, a fixed amount from
+ * an uncredited one, never more than CPURNG_SRC_MAX_BYTES.
+ */
+VISIBLE_IF_KUNIT size_t cpurng_src_want(u8 credit, u32 need_bits)
+{
+	size_t want = credit ? DIV_ROUND_UP(need_bits, credit) :
+			       CPURNG_SRC_UNCREDITED_BYTES;
+
+	return min_t(size_t, want, CPURNG_SRC_MAX_BYTES);
+}
+EXPORT_SYMBOL_IF_KUNIT(cpurng_src_want);
 
 /*
  * Read one source into @g.  Returns false if @g is full; a failure is
@@ -445,11 +433,9 @@ static bool cpurng_src_gather_one(struct cpurng_src *s, u32 need_bits,
 	ktime_t start = ktime_get();
 	int got = random ? 0 : cpurng_src_get_rng(s);
 	u8 credit = cpurng_src_credit(s, random_ready);
-	size_t want = credit ? DIV_ROUND_UP(need_bits, credit) :
-			       CPURNG_SRC_UNCREDITED_BYTES;
+	size_t want = cpurng_src_want(credit, need_bits);
 	int ret;
 
-	want = min_t(size_t, want, CPURNG_SRC_MAX_BYTES);
 	if (want > sizeof(g->buf) - g->len)
 		return false;
 	if (random) {

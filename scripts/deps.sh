@@ -34,6 +34,7 @@ bison
 bc
 libelf-dev
 openssl
+rsync
 "
 
 # make deb and the packaged install on a fresh root (initramfs-tools

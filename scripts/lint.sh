@@ -33,9 +33,9 @@ cd "$SRC"
 status=0
 
 # Kernel code, and the headers the host tests share with it.
-KERNEL_C=$(ls crypto/*.c include/cpurng/*.h tests/modules/*.[ch])
+KERNEL_C=$(ls crypto/*.c include/cpurng/*.h tests/modules/*.[ch] tests/kunit/*.c)
 # Userspace C follows kernel style too (tools, tests).
-USER_C=$(ls tests/lib/*.h tests/host/*.[ch] tests/vm/progs/*.c \
+USER_C=$(ls tests/lib/*.h tests/host/*.[ch] tests/vm/progs/*.c tests/selftests/*/*.c \
 	 tools/*.c tools/*/*.[ch] 2>/dev/null || true)
 
 echo "== checkpatch"

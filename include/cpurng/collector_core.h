@@ -113,6 +113,27 @@ static inline void cpurng_cr_mix(struct cpurng_cr_pool *p, u64 jiffies,
 	p->v[2] ^= b;
 }
 
+/**
+ * cpurng_cr_budget_take() - count one allocation event against the budget
+ * @p: the pool the event was mixed into
+ * @period: the current flush period's sequence number
+ * @budget: events a pool may mix per period (0: no limit)
+ *
+ * The first event of a new period refills the pool's allowance.
+ *
+ * Return: true for the event that spends the last of it (exactly once per
+ * pool and period), when the probes are to detach until the next period.
+ */
+static inline bool cpurng_cr_budget_take(struct cpurng_cr_pool *p, u32 period,
+					 u32 budget)
+{
+	if (p->budget_period != period) {
+		p->budget_period = period;
+		p->budget_left = budget;
+	}
+	return p->budget_left && !--p->budget_left;
+}
+
 /* Domains of the extraction, so that no two uses share a hash input. */
 #define CPURNG_CR_DOMAIN_OUTPUT	0x01	/* crypto_rng output block */
 #define CPURNG_CR_DOMAIN_CHAIN	0x02	/* next key of the instance */

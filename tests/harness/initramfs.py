@@ -11,6 +11,8 @@ Layout of the guest:
                                tests load them by path on purpose
   /usr/bin, /lib...            kcapi tools and guest programs, with the
                                shared libraries ldd reports
+  /kselftest/                  kselftest install tree: run_kselftest.sh,
+                               kselftest/, cpurng/ (make kselftest)
   /tests/                      cases, groups, helpers
 """
 
@@ -38,6 +40,9 @@ STRIP_MODULES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
 GUEST_FILES = [
     '/usr/bin/kcapi-rng',
     '/usr/bin/rngtest',
+    # GNU timeout: kselftest's runner needs its --foreground (busybox's
+    # applet, which /init installs only where nothing is, lacks it).
+    '/usr/bin/timeout',
 ]
 
 
@@ -117,11 +122,8 @@ def _libraries(binary):
     return libs
 
 
-def _install_binary(root, src, dest_dir):
-    dest = root / dest_dir.lstrip('/') / os.path.basename(src)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(src, dest)
-    for lib in _libraries(src):
+def _install_libraries(root, binary):
+    for lib in _libraries(binary):
         real = os.path.realpath(lib)
         for target in {lib, real}:
             d = root / target.lstrip('/')
@@ -130,8 +132,29 @@ def _install_binary(root, src, dest_dir):
                 shutil.copy2(real, d)
 
 
-def build(out, kver, kmoddir, our_modules, guest_bins, tests_dir):
-    """Write an uncompressed newc cpio archive to @out."""
+def _install_binary(root, src, dest_dir):
+    dest = root / dest_dir.lstrip('/') / os.path.basename(src)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(src, dest)
+    _install_libraries(root, src)
+
+
+def _install_kselftests(root, installed):
+    """The kselftest install tree (run_kselftest.sh, kselftest/, one
+    directory per collection) as /kselftest, with its programs' libraries."""
+    dest = root / 'kselftest'
+    shutil.copytree(installed, dest, symlinks=True)
+    for path in sorted(dest.rglob('*')):
+        if path.is_file() and os.access(path, os.X_OK):
+            with open(path, 'rb') as f:
+                if f.read(4) == b'\x7fELF':
+                    _install_libraries(root, str(path))
+
+
+def build(out, kver, kmoddir, our_modules, guest_bins, tests_dir,
+          kselftests=None):
+    """Write an uncompressed newc cpio archive to @out; @kselftests is a
+    kselftest install tree (make kselftest), if built."""
     with tempfile.TemporaryDirectory(prefix='cpurng-initramfs-') as tmp:
         root = Path(tmp)
         for d in ('bin', 'sbin', 'usr/bin', 'usr/sbin', 'proc', 'sys',
@@ -163,6 +186,8 @@ def build(out, kver, kmoddir, our_modules, guest_bins, tests_dir):
         for b in guest_bins:
             _install_binary(root, b, '/tests/bin')
 
+        if kselftests and os.path.isdir(kselftests):
+            _install_kselftests(root, kselftests)
         for sub in ('cases', 'groups'):
             shutil.copytree(os.path.join(tests_dir, 'vm', sub),
                             root / 'tests' / sub, dirs_exist_ok=True)

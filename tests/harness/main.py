@@ -86,8 +86,9 @@ def modules(kernel, variant):
     base = os.path.join(kernel.modules_dir, variant)
     kos = sorted(glob.glob(os.path.join(base, 'crypto', '*.ko')))
     if variant == 'testing':
-        kos += sorted(glob.glob(os.path.join(base, 'tests', 'modules',
-                                             '*.ko')))
+        # test modules, and KUnit suites where the kernel has KUnit
+        for d in ('modules', 'kunit'):
+            kos += sorted(glob.glob(os.path.join(base, 'tests', d, '*.ko')))
     if not kos:
         sys.exit(f'error: no {variant} modules under {base}; build them first')
     return kos
@@ -101,7 +102,8 @@ def guest_bins(build):
 def make_initramfs(build, variant, kernel):
     out = os.path.join(build, f'initramfs-{variant}{kernel.tag}.cpio')
     initramfs.build(out, kernel.kver, kernel.kmoddir, modules(kernel, variant),
-                    guest_bins(build), TESTS)
+                    guest_bins(build), TESTS,
+                    kselftests=os.path.join(build, 'kselftest', 'install'))
     return out
 
 

@@ -11,7 +11,7 @@
  */
 #include <x86intrin.h>
 
-#include "../lib/ktap.h"
+#include "ksft_report.h"
 #include "../../include/cpurng/collector_core.h"
 
 #define EVENTS		(1 << 20)
@@ -46,7 +46,7 @@ int main(void)
 	double per_event[ROUNDS], median;
 	unsigned int r, i;
 
-	ktap_plan(1);
+	report_start(1);
 	for (r = 0; r < ROUNDS; r++) {
 		u64 t0 = __rdtsc();
 
@@ -57,11 +57,11 @@ int main(void)
 	}
 	qsort(per_event, ROUNDS, sizeof(per_event[0]), cmp);
 	median = per_event[ROUNDS / 2];
-	ktap_diag("collector event, native TSC, median of %d x %d: %.1f cycles",
-		  ROUNDS, EVENTS, median);
-	ktap_diag("min %.1f, max %.1f; self-sampled like the probe: %.1f",
-		  per_event[0], per_event[ROUNDS - 1],
-		  (double)pool.cost_cycles / pool.cost_samples);
-	ktap_check(median <= BUDGET_CYCLES, "aim_event_cost_within_100_cycles");
-	return ktap_exit();
+	report_diag("collector event, native TSC, median of %d x %d: %.1f cycles",
+		    ROUNDS, EVENTS, median);
+	report_diag("min %.1f, max %.1f; self-sampled like the probe: %.1f",
+		    per_event[0], per_event[ROUNDS - 1],
+		    (double)pool.cost_cycles / pool.cost_samples);
+	report_check(median <= BUDGET_CYCLES, "aim_event_cost_within_100_cycles");
+	return report_exit();
 }

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "../lib/ktap.h"
+#include "ksft_report.h"
 #include "host_shim.h"
 #include "../../include/cpurng/collector_core.h"
 
@@ -81,8 +81,8 @@ static void test_deterministic(void)
 	fill(other, 1000);
 	digest(pools, a);
 	digest(other, b);
-	ktap_check(!memcmp(pools, other, sizeof(pools)) && !memcmp(a, b, 32),
-		   "same_events_give_same_pools_and_digest");
+	report_check(!memcmp(pools, other, sizeof(pools)) && !memcmp(a, b, 32),
+		     "same_events_give_same_pools_and_digest");
 }
 
 /*
@@ -122,11 +122,11 @@ static void test_avalanche(void)
 			fill(base, 500);
 		}
 	}
-	ktap_diag("digest bits changed by one input bit: min %u, mean %.1f, max %u",
-		  min, (double)total / n, max);
-	ktap_check(pool_changed, "every_input_bit_changes_the_pool");
-	ktap_check(min >= 96 && max <= 160 && total / n >= 120 &&
-		   total / n <= 136, "one_input_bit_flips_about_half_the_output");
+	report_diag("digest bits changed by one input bit: min %u, mean %.1f, max %u",
+		    min, (double)total / n, max);
+	report_check(pool_changed, "every_input_bit_changes_the_pool");
+	report_check(min >= 96 && max <= 160 && total / n >= 120 &&
+		     total / n <= 136, "one_input_bit_flips_about_half_the_output");
 }
 
 static void test_extraction(void)
@@ -139,31 +139,31 @@ static void test_extraction(void)
 	memcpy(snapshot, pools, sizeof(pools));
 	cpurng_cr_digest(d, CPURNG_CR_DOMAIN_OUTPUT, key, 1, pool_at, pools,
 			 NPOOLS, NULL, 0);
-	ktap_check(!memcmp(snapshot, pools, sizeof(pools)),
-		   "extraction_leaves_pools_untouched");
+	report_check(!memcmp(snapshot, pools, sizeof(pools)),
+		     "extraction_leaves_pools_untouched");
 
 	cpurng_cr_digest(d2, CPURNG_CR_DOMAIN_OUTPUT, key, 2, pool_at, pools,
 			 NPOOLS, NULL, 0);
-	ktap_check(memcmp(d, d2, 32), "counter_changes_digest");
+	report_check(memcmp(d, d2, 32), "counter_changes_digest");
 	cpurng_cr_digest(d2, CPURNG_CR_DOMAIN_FLUSH, key, 1, pool_at, pools,
 			 NPOOLS, NULL, 0);
-	ktap_check(memcmp(d, d2, 32), "domain_separates_flush_from_output");
+	report_check(memcmp(d, d2, 32), "domain_separates_flush_from_output");
 	cpurng_cr_digest(d2, CPURNG_CR_DOMAIN_OUTPUT, key, 1, pool_at, pools,
 			 NPOOLS, "x", 1);
-	ktap_check(memcmp(d, d2, 32), "additional_input_changes_digest");
+	report_check(memcmp(d, d2, 32), "additional_input_changes_digest");
 
 	memcpy(key0, key, 32);
 	cpurng_cr_rekey(out, key, d);
-	ktap_check(memcmp(key, key0, 32) && memcmp(out, key, 32) &&
-		   memcmp(out, zero, 32) && memcmp(out, d, 32),
-		   "rekey_moves_key_and_output_differs_from_key_and_digest");
+	report_check(memcmp(key, key0, 32) && memcmp(out, key, 32) &&
+		     memcmp(out, zero, 32) && memcmp(out, d, 32),
+		     "rekey_moves_key_and_output_differs_from_key_and_digest");
 }
 
 int main(void)
 {
-	ktap_plan(8);
+	report_start(8);
 	test_deterministic();
 	test_avalanche();
 	test_extraction();
-	return ktap_exit();
+	return report_exit();
 }

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../lib/ktap.h"
+#include "ksft_report.h"
 #include "fake_timer.h"
 #include "../../include/cpurng/jitter_health.h"
 
@@ -109,13 +109,13 @@ static void test_apt_cutoffs(void)
 
 		if (c30 != cpurng_apt_cutoff(osr, false) ||
 		    c60 != cpurng_apt_cutoff(osr, true)) {
-			ktap_diag("osr %u: formula %u/%u, table %u/%u", osr,
-				  c30, c60, cpurng_apt_cutoff(osr, false),
-				  cpurng_apt_cutoff(osr, true));
+			report_diag("osr %u: formula %u/%u, table %u/%u", osr,
+				    c30, c60, cpurng_apt_cutoff(osr, false),
+				    cpurng_apt_cutoff(osr, true));
 			ok = 0;
 		}
 	}
-	ktap_check(ok, "apt_cutoffs_match_sp800_90b_critbinom");
+	report_check(ok, "apt_cutoffs_match_sp800_90b_critbinom");
 }
 
 static void test_rct_cutoffs(void)
@@ -134,7 +134,7 @@ static void test_rct_cutoffs(void)
 		    cpurng_rct_cutoff(osr, 60) != 1 + (u32)c60)
 			ok = 0;
 	}
-	ktap_check(ok, "rct_cutoffs_match_sp800_90b_formula");
+	report_check(ok, "rct_cutoffs_match_sp800_90b_formula");
 }
 
 static void test_osr_bounds(void)
@@ -142,11 +142,11 @@ static void test_osr_bounds(void)
 	struct cpurng_health h;
 
 	memset(&h, 0x5a, sizeof(h));
-	ktap_check(cpurng_health_init(&h, 0) == -1 &&
-		   cpurng_health_init(&h, CPURNG_OSR_MAX + 1) == -1 &&
-		   h.samples == 0x5a5a5a5a5a5a5a5aULL &&
-		   cpurng_apt_cutoff(0, false) == 0,
-		   "osr_out_of_range_refused_state_unchanged");
+	report_check(cpurng_health_init(&h, 0) == -1 &&
+		     cpurng_health_init(&h, CPURNG_OSR_MAX + 1) == -1 &&
+		     h.samples == 0x5a5a5a5a5a5a5a5aULL &&
+		     cpurng_apt_cutoff(0, false) == 0,
+		     "osr_out_of_range_refused_state_unchanged");
 }
 
 static void test_good_timer(void)
@@ -159,15 +159,15 @@ static void test_good_timer(void)
 	for (osr = CPURNG_OSR_MIN; osr <= CPURNG_OSR_MAX; osr++)
 		if (startup_with(fake_good, osr) != CPURNG_STARTUP_OK)
 			ok = 0;
-	ktap_check(ok, "good_timer_passes_startup_at_every_osr");
+	report_check(ok, "good_timer_passes_startup_at_every_osr");
 
 	fake_timer_set(fake_good);
 	cpurng_health_init(&h, TEST_OSR_DEFAULT);
 	f = feed_until(&h, fake_good, 200000, CPURNG_HEALTH_INTERMITTENT);
-	ktap_check(f.verdict == CPURNG_HEALTH_OK && h.stuck < 100,
-		   "good_timer_200000_samples_no_failure");
+	report_check(f.verdict == CPURNG_HEALTH_OK && h.stuck < 100,
+		     "good_timer_200000_samples_no_failure");
 	if (h.stuck >= 100)
-		ktap_diag("stuck samples: %llu", (unsigned long long)h.stuck);
+		report_diag("stuck samples: %llu", (unsigned long long)h.stuck);
 }
 
 static void test_stuck_timer(void)
@@ -176,34 +176,34 @@ static void test_stuck_timer(void)
 	struct first_failure f;
 	u32 c0, c1;
 
-	ktap_check(startup_with(fake_constant, TEST_OSR_DEFAULT) ==
-		   CPURNG_STARTUP_RCT, "constant_timer_fails_startup_rct");
+	report_check(startup_with(fake_constant, TEST_OSR_DEFAULT) ==
+		     CPURNG_STARTUP_RCT, "constant_timer_fails_startup_rct");
 
 	fake_timer_set(fake_constant);
 	cpurng_health_init(&h, TEST_OSR_DEFAULT);
 	c0 = h.rct_cutoff[0];
 	c1 = h.rct_cutoff[1];
 	f = feed_until(&h, fake_constant, 10000, CPURNG_HEALTH_INTERMITTENT);
-	ktap_check(f.verdict == CPURNG_HEALTH_INTERMITTENT &&
-		   f.test == CPURNG_TEST_RCT && f.at == c0,
-		   "constant_timer_rct_intermittent_at_cutoff");
+	report_check(f.verdict == CPURNG_HEALTH_INTERMITTENT &&
+		     f.test == CPURNG_TEST_RCT && f.at == c0,
+		     "constant_timer_rct_intermittent_at_cutoff");
 	f = feed_until(&h, fake_constant, 10000, CPURNG_HEALTH_INTERMITTENT);
-	ktap_check(f.verdict == CPURNG_HEALTH_PERMANENT &&
-		   f.test == CPURNG_TEST_RCT && c0 + f.at == c1,
-		   "constant_timer_rct_permanent_at_cutoff");
-	ktap_check(h.intermittent[CPURNG_TEST_STUCK] == 0 &&
-		   h.permanent[CPURNG_TEST_STUCK] == 0,
-		   "repeats_are_reported_by_rct_only");
+	report_check(f.verdict == CPURNG_HEALTH_PERMANENT &&
+		     f.test == CPURNG_TEST_RCT && c0 + f.at == c1,
+		     "constant_timer_rct_permanent_at_cutoff");
+	report_check(h.intermittent[CPURNG_TEST_STUCK] == 0 &&
+		     h.permanent[CPURNG_TEST_STUCK] == 0,
+		     "repeats_are_reported_by_rct_only");
 
 	/* Permanent is sticky until the state is re-initialised. */
 	fake_timer_set(fake_good);
 	f = feed_until(&h, fake_good, 10, CPURNG_HEALTH_PERMANENT);
-	ktap_check(f.verdict == CPURNG_HEALTH_PERMANENT && f.at == 1,
-		   "permanent_failure_sticks_until_reset");
+	report_check(f.verdict == CPURNG_HEALTH_PERMANENT && f.at == 1,
+		     "permanent_failure_sticks_until_reset");
 	cpurng_health_init(&h, TEST_OSR_DEFAULT);
 	f = feed_until(&h, fake_good, 10000, CPURNG_HEALTH_INTERMITTENT);
-	ktap_check(f.verdict == CPURNG_HEALTH_OK,
-		   "reset_clears_permanent_failure");
+	report_check(f.verdict == CPURNG_HEALTH_OK,
+		     "reset_clears_permanent_failure");
 }
 
 static void test_biased_timer(void)
@@ -217,30 +217,30 @@ static void test_biased_timer(void)
 	for (osr = CPURNG_OSR_MIN; osr <= 6; osr++)
 		if (startup_with(fake_biased, osr) != CPURNG_STARTUP_APT)
 			ok = 0;
-	ktap_check(ok, "biased_timer_fails_startup_apt_osr_1_to_6");
+	report_check(ok, "biased_timer_fails_startup_apt_osr_1_to_6");
 
 	fake_timer_set(fake_biased);
 	cpurng_health_init(&h, 1);
 	f = feed_until(&h, fake_biased, 10000, CPURNG_HEALTH_INTERMITTENT);
-	ktap_check(f.verdict == CPURNG_HEALTH_INTERMITTENT &&
-		   f.test == CPURNG_TEST_APT, "biased_timer_apt_intermittent");
+	report_check(f.verdict == CPURNG_HEALTH_INTERMITTENT &&
+		     f.test == CPURNG_TEST_APT, "biased_timer_apt_intermittent");
 	f = feed_until(&h, fake_biased, 10000, CPURNG_HEALTH_INTERMITTENT);
-	ktap_check(f.verdict == CPURNG_HEALTH_PERMANENT &&
-		   f.test == CPURNG_TEST_APT, "biased_timer_apt_permanent");
-	ktap_check(h.intermittent[CPURNG_TEST_RCT] == 0,
-		   "biased_timer_never_trips_rct");
+	report_check(f.verdict == CPURNG_HEALTH_PERMANENT &&
+		     f.test == CPURNG_TEST_APT, "biased_timer_apt_permanent");
+	report_check(h.intermittent[CPURNG_TEST_RCT] == 0,
+		     "biased_timer_never_trips_rct");
 }
 
 static void test_timer_faults(void)
 {
-	ktap_check(startup_with(fake_progression, TEST_OSR_DEFAULT) ==
-		   CPURNG_STARTUP_STUCK, "progression_timer_fails_startup_stuck");
-	ktap_check(startup_with(fake_coarse, TEST_OSR_DEFAULT) ==
-		   CPURNG_STARTUP_COARSE, "coarse_timer_refused");
-	ktap_check(startup_with(fake_zero, TEST_OSR_DEFAULT) ==
-		   CPURNG_STARTUP_NOTIME, "frozen_timer_refused");
-	ktap_check(startup_with(fake_backwards, TEST_OSR_DEFAULT) ==
-		   CPURNG_STARTUP_NONMONOTONIC, "backwards_timer_refused");
+	report_check(startup_with(fake_progression, TEST_OSR_DEFAULT) ==
+		     CPURNG_STARTUP_STUCK, "progression_timer_fails_startup_stuck");
+	report_check(startup_with(fake_coarse, TEST_OSR_DEFAULT) ==
+		     CPURNG_STARTUP_COARSE, "coarse_timer_refused");
+	report_check(startup_with(fake_zero, TEST_OSR_DEFAULT) ==
+		     CPURNG_STARTUP_NOTIME, "frozen_timer_refused");
+	report_check(startup_with(fake_backwards, TEST_OSR_DEFAULT) ==
+		     CPURNG_STARTUP_NONMONOTONIC, "backwards_timer_refused");
 }
 
 static void test_noise_core(void)
@@ -260,26 +260,26 @@ static void test_noise_core(void)
 	for (i = 0; i < sizeof(mem); i++)
 		if (mem[i] != 1)
 			all_once = 0;
-	ktap_check(all_once && n.mem_pos == 0,
-		   "memory_walk_touches_every_byte_once_per_cycle");
+	report_check(all_once && n.mem_pos == 0,
+		     "memory_walk_touches_every_byte_once_per_cycle");
 
 	t0 = s.t_start;
 	for (i = 0; i < 3; i++)
 		expect = ((expect << 1) | (expect >> 63)) ^
 			 (u64)__builtin_parityll(t0 + i);
-	ktap_check(n.fold_acc == expect, "fold_is_parity_of_timestamp");
-	ktap_check(s.delta == fake_good(0) && s.fold_delta + s.mem_delta ==
-		   s.delta, "sample_delta_covers_both_paths");
+	report_check(n.fold_acc == expect, "fold_is_parity_of_timestamp");
+	report_check(s.delta == fake_good(0) && s.fold_delta + s.mem_delta ==
+		     s.delta, "sample_delta_covers_both_paths");
 
 	n.paths = CPURNG_NOISE_MEM;
 	cpurng_noise_measure(&n, &s);
-	ktap_check(s.fold_delta == 0 && s.mem_delta && mem[0] == 2,
-		   "memory_only_path_skips_folding");
+	report_check(s.fold_delta == 0 && s.mem_delta && mem[0] == 2,
+		     "memory_only_path_skips_folding");
 }
 
 int main(void)
 {
-	ktap_plan(23);
+	report_start(23);
 	test_apt_cutoffs();
 	test_rct_cutoffs();
 	test_osr_bounds();
@@ -288,5 +288,5 @@ int main(void)
 	test_biased_timer();
 	test_timer_faults();
 	test_noise_core();
-	return ktap_exit();
+	return report_exit();
 }

@@ -63,6 +63,32 @@ nest() {
 	awk '{ print "    " $0; fflush() }'
 }
 
+# kselftest <result name> [run_kselftest.sh options]: run kselftest
+# programs of /kselftest (make kselftest) with the kernel's own runner.
+# Without perl the runner comments each program's output out ("# "); that
+# output is indented instead, so every kselftest case nests under the
+# runner's result for its program and counts.  Arguments for a program go
+# in KSELFTEST_<PROGRAM>_ARGS, as the runner reads them.
+kselftest() {
+	local _name=$1
+	shift
+	# Appending: the runner reopens /dev/stdout for the programs' output,
+	# and both must write at the end of the file.
+	: > /tmp/kselftest.raw
+	/kselftest/run_kselftest.sh "$@" >> /tmp/kselftest.raw 2>&1
+	awk '/^# selftests: / { inside = 1; print; fflush(); next }
+	     /^(not )?ok [0-9]+ selftests: / { inside = 0 }
+	     inside && /^# / { print "    " substr($0, 3); fflush(); next }
+	     { print; fflush() }' /tmp/kselftest.raw > /tmp/kselftest.out
+	nest < /tmp/kselftest.out
+	if grep -q '^ok [0-9]* selftests: ' /tmp/kselftest.out &&
+	   ! grep -q '^not ok [0-9]* selftests: ' /tmp/kselftest.out; then
+		ok "$_name"
+	else
+		not_ok "$_name" "run_kselftest.sh $*: a program failed or none ran"
+	fi
+}
+
 # builtin_module <name>: the running kernel has the module built in (Debian's
 # 6.12 builds drbg and jitterentropy_rng in).
 builtin_module() {

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../lib/ktap.h"
+#include "ksft_report.h"
 
 #ifndef SOL_ALG
 #define SOL_ALG 279
@@ -354,11 +354,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ops_per_thread = (ops + threads - 1) / threads;
-	ktap_plan(2);
-	ktap_diag("seed 0x%llx, %lu threads x %lu operations, %d names",
-		  (unsigned long long)seed, threads, ops_per_thread, nnames);
-	ktap_diag("replay: afalg_fuzz -s 0x%llx -t %lu -n %lu NAME...",
-		  (unsigned long long)seed, threads, ops);
+	report_start(2);
+	report_diag("seed 0x%llx, %lu threads x %lu operations, %d names",
+		    (unsigned long long)seed, threads, ops_per_thread, nnames);
+	report_diag("replay: afalg_fuzz -s 0x%llx -t %lu -n %lu NAME...",
+		    (unsigned long long)seed, threads, ops);
 	fz = calloc(threads, sizeof(*fz));
 	if (!fz)
 		return 1;
@@ -367,7 +367,7 @@ int main(int argc, char **argv)
 		if (!fz[t].rng)
 			fz[t].rng = 1;
 		if (pthread_create(&fz[t].thread, NULL, fuzz, &fz[t])) {
-			ktap_fail("threads_started");
+			report_check(0, "threads_started");
 			return 1;
 		}
 	}
@@ -379,13 +379,13 @@ int main(int argc, char **argv)
 		bytes += fz[t].bytes;
 		bad += fz[t].violations;
 		if (fz[t].violations)
-			ktap_diag("thread %lu: %s", t, fz[t].violation);
+			report_diag("thread %lu: %s", t, fz[t].violation);
 	}
-	ktap_diag("%lu operations: %lu binds, %lu reads (%lu bytes) succeeded",
-		  total, binds, reads, bytes);
-	ktap_check(total >= ops && binds > 0 && reads > 0,
-		   "operations_done_with_successful_binds_and_reads");
-	ktap_check(!bad, "no_result_outside_the_contract");
+	report_diag("%lu operations: %lu binds, %lu reads (%lu bytes) succeeded",
+		    total, binds, reads, bytes);
+	report_check(total >= ops && binds > 0 && reads > 0,
+		     "operations_done_with_successful_binds_and_reads");
+	report_check(!bad, "no_result_outside_the_contract");
 	free(fz);
-	return ktap_exit();
+	return report_exit();
 }

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../lib/ktap.h"
+#include "ksft_report.h"
 
 #define CTL	"/sys/kernel/debug/cpurng_test_rng/ctl"
 #define MAXLINE	4096
@@ -175,7 +175,7 @@ static void run_record(struct group *g, struct record *r)
 	} else {
 		g->failed++;
 		if (g->failed <= 2)
-			ktap_diag("%s: mismatch: %s", g->name, out);
+			report_diag("%s: mismatch: %s", g->name, out);
 	}
 }
 
@@ -196,7 +196,7 @@ static int run_file(const char *path)
 	FILE *f = fopen(path, "r");
 
 	if (!f) {
-		ktap_diag("%s: %s", path, strerror(errno));
+		report_diag("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	/* "pr_false/HMAC_DRBG.rsp" -> file "pr_false_HMAC", kind "HMAC" */
@@ -258,9 +258,9 @@ int main(int argc, char **argv)
 	owner = argv[1];
 	for (a = 2; a < argc; a++)
 		if (run_file(argv[a]))
-			return KTAP_EXIT_FAIL;
+			return KSFT_FAIL;
 
-	ktap_plan(ngroups);
+	report_start(ngroups);
 	for (i = 0; i < ngroups; i++) {
 		struct group *g = &groups[i];
 		char name[200];
@@ -270,16 +270,16 @@ int main(int argc, char **argv)
 			if (*p == ' ' || *p == '-' || *p == '/')
 				*p = '_';
 		if (g->skip) {
-			ktap_skip(name, g->skip);
+			report_skip(name, g->skip);
 			continue;
 		}
-		ktap_diag("%s (%s): %u passed, %u failed", g->name, g->mech,
-			  g->passed, g->failed);
-		ktap_check(g->passed && !g->failed, name);
+		report_diag("%s (%s): %u passed, %u failed", g->name, g->mech,
+			    g->passed, g->failed);
+		report_check(g->passed && !g->failed, name);
 		total_pass += g->passed;
 		total_fail += g->failed;
 	}
-	ktap_diag("%s: %u records passed, %u failed", owner, total_pass,
-		  total_fail);
-	return ktap_exit();
+	report_diag("%s: %u records passed, %u failed", owner, total_pass,
+		    total_fail);
+	return report_exit();
 }

@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "../../lib/afalg.h"
-#include "../../lib/ktap.h"
+#include "ksft_report.h"
 
 #define MAX_N	5000
 
@@ -106,13 +106,13 @@ static int sweep_load(const char *path, const char *driver, const char *params)
 
 		if (module_loaded(name) &&
 		    syscall(SYS_delete_module, name, O_NONBLOCK)) {
-			ktap_diag("cannot unload %s: %s", name, strerror(errno));
-			return ktap_check(0, "module_unloads_between_attempts");
+			report_diag("cannot unload %s: %s", name, strerror(errno));
+			return report_check(0, "module_unloads_between_attempts");
 		}
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			ktap_diag("%s: %s", path, strerror(errno));
-			return ktap_check(0, "module_file_readable");
+			report_diag("%s: %s", path, strerror(errno));
+			return report_check(0, "module_file_readable");
 		}
 		fail_nth_set(n);
 		ret = syscall(SYS_finit_module, fd, params, 0);
@@ -122,8 +122,8 @@ static int sweep_load(const char *path, const char *driver, const char *params)
 		close(fd);
 		if (!did) {
 			if (ret) {
-				ktap_diag("load without injected failure: %s",
-					  strerror(err));
+				report_diag("load without injected failure: %s",
+					    strerror(err));
 				bad++;
 			}
 			break;
@@ -135,26 +135,26 @@ static int sweep_load(const char *path, const char *driver, const char *params)
 		}
 		counts[err & 255]++;
 		if (!errno_clean(err)) {
-			ktap_diag("allocation %d: unexpected errno %d (%s)", n,
-				  err, strerror(err));
+			report_diag("allocation %d: unexpected errno %d (%s)", n,
+				    err, strerror(err));
 			bad++;
 		}
 		if (module_loaded(name) || proc_has("/proc/crypto", driver)) {
-			ktap_diag("allocation %d: failed load left %s behind", n,
-				  module_loaded(name) ? "the module" : driver);
+			report_diag("allocation %d: failed load left %s behind", n,
+				    module_loaded(name) ? "the module" : driver);
 			bad++;
 		}
 	}
-	ktap_diag("%s: %d allocations failed one by one", name, fired);
-	ktap_diag("refused the load: %d (ENOMEM %d, other %d); absorbed: %d",
-		  fired - ok_anyway, counts[ENOMEM],
-		  fired - ok_anyway - counts[ENOMEM], ok_anyway);
+	report_diag("%s: %d allocations failed one by one", name, fired);
+	report_diag("refused the load: %d (ENOMEM %d, other %d); absorbed: %d",
+		    fired - ok_anyway, counts[ENOMEM],
+		    fired - ok_anyway - counts[ENOMEM], ok_anyway);
 	if (n > MAX_N) {
-		ktap_diag("still failing after %d allocations", MAX_N);
+		report_diag("still failing after %d allocations", MAX_N);
 		bad++;
 	}
-	return ktap_check(!bad && fired > 0 && module_loaded(name),
-			  "load_sweep_clean_and_loads_at_the_end");
+	return report_check(!bad && fired > 0 && module_loaded(name),
+			    "load_sweep_clean_and_loads_at_the_end");
 }
 
 /* bind + accept + read 32 bytes; 0 or -errno. */
@@ -187,9 +187,9 @@ static int sweep_afalg(const char *alg)
 
 	ret = afalg_once(alg);
 	if (ret) {
-		ktap_diag("%s does not work without faults: %s", alg,
-			  strerror(-ret));
-		return ktap_check(0, "works_without_faults");
+		report_diag("%s does not work without faults: %s", alg,
+			    strerror(-ret));
+		return report_check(0, "works_without_faults");
 	}
 	for (n = 1; n <= MAX_N; n++) {
 		int did;
@@ -204,26 +204,26 @@ static int sweep_afalg(const char *alg)
 		if (ret) {
 			refused++;
 			if (!errno_clean(-ret)) {
-				ktap_diag("allocation %d: unexpected errno %d (%s)",
-					  n, -ret, strerror(-ret));
+				report_diag("allocation %d: unexpected errno %d (%s)",
+					    n, -ret, strerror(-ret));
 				bad++;
 			}
 		}
 		ret = afalg_once(alg);
 		if (ret) {
-			ktap_diag("allocation %d: next use fails: %s", n,
-				  strerror(-ret));
+			report_diag("allocation %d: next use fails: %s", n,
+				    strerror(-ret));
 			bad++;
 		}
 	}
-	ktap_diag("%s: %d allocations failed one by one", alg, fired);
-	ktap_diag("refused the request cleanly: %d; absorbed: %d", refused,
-		  fired - refused);
+	report_diag("%s: %d allocations failed one by one", alg, fired);
+	report_diag("refused the request cleanly: %d; absorbed: %d", refused,
+		    fired - refused);
 	if (n > MAX_N) {
-		ktap_diag("still failing after %d allocations", MAX_N);
+		report_diag("still failing after %d allocations", MAX_N);
 		bad++;
 	}
-	return ktap_check(!bad && fired > 0, "afalg_sweep_clean_and_works_after");
+	return report_check(!bad && fired > 0, "afalg_sweep_clean_and_works_after");
 }
 
 int main(int argc, char **argv)
@@ -235,15 +235,15 @@ int main(int argc, char **argv)
 			"usage: failnth_sweep load MODULE.ko DRIVER [PARAMS] | afalg NAME\n");
 		return 2;
 	}
-	ktap_plan(1);
+	report_start(1);
 	if (fail_nth_fd < 0) {
-		ktap_skip("sweep",
-			  "no /proc/thread-self/fail-nth (needs CONFIG_FAULT_INJECTION)");
-		return ktap_exit();
+		report_skip("sweep",
+			    "no /proc/thread-self/fail-nth (needs CONFIG_FAULT_INJECTION)");
+		return report_exit();
 	}
 	if (!strcmp(argv[1], "load"))
 		sweep_load(argv[2], argv[3], argc > 4 ? argv[4] : "");
 	else
 		sweep_afalg(argv[2]);
-	return ktap_exit();
+	return report_exit();
 }
