@@ -36,10 +36,16 @@ struct piece {
 
 /* --- reference HMAC_DRBG (SP800-90A 10.1.2) ------------------------------ */
 
-struct ref_hmac {
+/*
+ * The state of either reference: HMAC_DRBG uses K and the first outlen
+ * bytes of V, Hash_DRBG V, C and the reseed counter.
+ */
+struct ref_drbg {
 	struct crypto_shash *tfm;
 	u8 K[T_OUTLEN];
-	u8 V[T_OUTLEN];
+	u8 V[T_SEEDLEN];
+	u8 C[T_SEEDLEN];
+	u64 ctr;
 };
 
 static int ref_mac(struct crypto_shash *tfm, u8 *out, const u8 *key,
@@ -59,7 +65,7 @@ static int ref_mac(struct crypto_shash *tfm, u8 *out, const u8 *key,
 }
 
 /* 10.1.2.2 HMAC_DRBG_Update(provided_data, K, V) */
-static int ref_hmac_update(struct ref_hmac *r, const struct piece *data,
+static int ref_hmac_update(struct ref_drbg *r, const struct piece *data,
 			   unsigned int n)
 {
 	/* V || round || up to three pieces of provided data */
@@ -86,7 +92,7 @@ static int ref_hmac_update(struct ref_hmac *r, const struct piece *data,
 	return ret;
 }
 
-static int ref_hmac_instantiate(struct ref_hmac *r, const struct piece *seed,
+static int ref_hmac_instantiate(struct ref_drbg *r, const struct piece *seed,
 				unsigned int n)
 {
 	memset(r->K, 0, T_OUTLEN);
@@ -94,7 +100,15 @@ static int ref_hmac_instantiate(struct ref_hmac *r, const struct piece *seed,
 	return ref_hmac_update(r, seed, n);
 }
 
-static int ref_hmac_generate(struct ref_hmac *r, u8 *out, size_t len,
+static int ref_hmac_reseed(struct ref_drbg *r, const u8 *entropy,
+			   size_t entropy_len, const u8 *addtl, size_t addtl_len)
+{
+	struct piece p[2] = { { entropy, entropy_len }, { addtl, addtl_len } };
+
+	return ref_hmac_update(r, p, 2);
+}
+
+static int ref_hmac_generate(struct ref_drbg *r, u8 *out, size_t len,
 			     const u8 *addtl, size_t addtl_len)
 {
 	struct piece a = { addtl, addtl_len }, v = { r->V, T_OUTLEN };
@@ -114,13 +128,6 @@ static int ref_hmac_generate(struct ref_hmac *r, u8 *out, size_t len,
 }
 
 /* --- reference Hash_DRBG (SP800-90A 10.1.1) ------------------------------ */
-
-struct ref_hash {
-	struct crypto_shash *tfm;
-	u8 V[T_SEEDLEN];
-	u8 C[T_SEEDLEN];
-	u64 ctr;
-};
 
 static int ref_h(struct crypto_shash *tfm, u8 *out, const struct piece *p,
 		 unsigned int n)
@@ -171,7 +178,7 @@ static void add_be(u8 *dst, const u8 *src, unsigned int len)
 	}
 }
 
-static int ref_hash_new_c(struct ref_hash *r)
+static int ref_hash_new_c(struct ref_drbg *r)
 {
 	static const u8 zero;
 	struct piece p[2] = { { &zero, 1 }, { r->V, T_SEEDLEN } };
@@ -180,13 +187,13 @@ static int ref_hash_new_c(struct ref_hash *r)
 	return ref_hash_df(r->tfm, r->C, p, 2);
 }
 
-static int ref_hash_instantiate(struct ref_hash *r, const struct piece *seed,
+static int ref_hash_instantiate(struct ref_drbg *r, const struct piece *seed,
 				unsigned int n)
 {
 	return ref_hash_df(r->tfm, r->V, seed, n) ?: ref_hash_new_c(r);
 }
 
-static int ref_hash_reseed(struct ref_hash *r, const u8 *entropy,
+static int ref_hash_reseed(struct ref_drbg *r, const u8 *entropy,
 			   size_t entropy_len, const u8 *addtl, size_t addtl_len)
 {
 	static const u8 one = 1;
@@ -198,7 +205,7 @@ static int ref_hash_reseed(struct ref_hash *r, const u8 *entropy,
 	return ref_hash_df(r->tfm, r->V, p, 4) ?: ref_hash_new_c(r);
 }
 
-static int ref_hash_generate(struct ref_hash *r, u8 *out, size_t len,
+static int ref_hash_generate(struct ref_drbg *r, u8 *out, size_t len,
 			     const u8 *addtl, size_t addtl_len)
 {
 	static const u8 two = 2, three = 3;
@@ -240,6 +247,7 @@ static int ref_hash_generate(struct ref_hash *r, u8 *out, size_t len,
 struct t_ctx {
 	struct cpurng_drbg d[2];
 	bool live[2];
+	struct crypto_shash *ref_tfm;
 };
 
 static int drbg_case_init(struct kunit *test)
@@ -257,6 +265,19 @@ static void drbg_case_exit(struct kunit *test)
 	for (i = 0; i < 2; i++)
 		if (c->live[i])
 			cpurng_drbg_fini(&c->d[i]);
+	if (!IS_ERR_OR_NULL(c->ref_tfm))
+		crypto_free_shash(c->ref_tfm);
+}
+
+/* A reference DRBG on @alg, freed when the case ends. */
+static void new_ref(struct kunit *test, struct ref_drbg *r, const char *alg)
+{
+	struct t_ctx *c = test->priv;
+
+	memset(r, 0, sizeof(*r));
+	c->ref_tfm = crypto_alloc_shash(alg, 0, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c->ref_tfm));
+	r->tfm = c->ref_tfm;
 }
 
 static const struct cpurng_drbg_mech *find_mech(const char *name)
@@ -308,21 +329,43 @@ static const struct { size_t len; bool addtl; } t_requests[] = {
 	{ 64, false }, { 100, true }, { 32, false }, { 48, false },
 };
 
-static void drbg_hmac_sha256_matches_reference(struct kunit *test)
+/* A reference mechanism: SP800-90A's functions over struct ref_drbg. */
+struct ref_mech {
+	const char *name;	/* ours, in cpurng_drbg_mechs */
+	const char *alg;	/* what the reference hashes with */
+	int (*instantiate)(struct ref_drbg *r, const struct piece *seed,
+			   unsigned int n);
+	int (*reseed)(struct ref_drbg *r, const u8 *entropy, size_t entropy_len,
+		      const u8 *addtl, size_t addtl_len);
+	int (*generate)(struct ref_drbg *r, u8 *out, size_t len,
+			const u8 *addtl, size_t addtl_len);
+};
+
+static const struct ref_mech ref_hmac_sha256 = {
+	"hmac_sha256", "hmac(sha256)",
+	ref_hmac_instantiate, ref_hmac_reseed, ref_hmac_generate,
+};
+
+static const struct ref_mech ref_hash_sha256 = {
+	"sha256", "sha256",
+	ref_hash_instantiate, ref_hash_reseed, ref_hash_generate,
+};
+
+/* Ours and the reference through the same requests, output compared. */
+static void matches_reference(struct kunit *test, const struct ref_mech *rm)
 {
 	struct cpurng_drbg_input e, n, p;
-	struct cpurng_drbg *d;
-	struct ref_hmac r = { };
-	struct t_inputs in;
 	u8 got[100], want[100];
+	struct cpurng_drbg *d;
+	struct t_inputs in;
+	struct ref_drbg r;
 	struct piece seed[3];
 	unsigned int i;
 	int ret;
 
 	t_inputs_fill(&in);
-	r.tfm = crypto_alloc_shash("hmac(sha256)", 0, 0);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(r.tfm));
-	d = new_drbg(test, 0, find_mech("hmac_sha256"));
+	new_ref(test, &r, rm->alg);
+	d = new_drbg(test, 0, find_mech(rm->name));
 
 	e = (struct cpurng_drbg_input){ in.entropy, sizeof(in.entropy) };
 	n = (struct cpurng_drbg_input){ in.nonce, sizeof(in.nonce) };
@@ -331,7 +374,7 @@ static void drbg_hmac_sha256_matches_reference(struct kunit *test)
 	seed[1] = (struct piece){ in.nonce, sizeof(in.nonce) };
 	seed[2] = (struct piece){ in.pers, sizeof(in.pers) };
 	KUNIT_EXPECT_EQ(test, cpurng_drbg_instantiate_raw(d, &e, &n, &p), 0);
-	KUNIT_EXPECT_EQ(test, ref_hmac_instantiate(&r, seed, 3), 0);
+	KUNIT_EXPECT_EQ(test, rm->instantiate(&r, seed, 3), 0);
 	for (i = 0; i < ARRAY_SIZE(t_requests); i++) {
 		size_t len = t_requests[i].len;
 		size_t alen = t_requests[i].addtl ? sizeof(in.addtl) : 0;
@@ -341,66 +384,27 @@ static void drbg_hmac_sha256_matches_reference(struct kunit *test)
 						     sizeof(in.entropy2),
 						     in.addtl2, sizeof(in.addtl2));
 			KUNIT_EXPECT_EQ(test, ret, 0);
-			seed[0] = (struct piece){ in.entropy2, sizeof(in.entropy2) };
-			seed[1] = (struct piece){ in.addtl2, sizeof(in.addtl2) };
-			KUNIT_EXPECT_EQ(test, ref_hmac_update(&r, seed, 2), 0);
+			ret = rm->reseed(&r, in.entropy2, sizeof(in.entropy2),
+					 in.addtl2, sizeof(in.addtl2));
+			KUNIT_EXPECT_EQ(test, ret, 0);
 		}
 		KUNIT_EXPECT_EQ(test, cpurng_drbg_generate_raw(d, got, len,
 							       in.addtl, alen), 0);
-		KUNIT_EXPECT_EQ(test, ref_hmac_generate(&r, want, len, in.addtl,
-							alen), 0);
+		KUNIT_EXPECT_EQ(test, rm->generate(&r, want, len, in.addtl,
+						   alen), 0);
 		KUNIT_EXPECT_EQ_MSG(test, memcmp(got, want, len), 0,
 				    "request %u (%zu bytes)", i, len);
 	}
-	crypto_free_shash(r.tfm);
+}
+
+static void drbg_hmac_sha256_matches_reference(struct kunit *test)
+{
+	matches_reference(test, &ref_hmac_sha256);
 }
 
 static void drbg_hash_sha256_matches_reference(struct kunit *test)
 {
-	struct cpurng_drbg_input e, n, p;
-	struct cpurng_drbg *d;
-	struct ref_hash r = { };
-	struct t_inputs in;
-	u8 got[100], want[100];
-	struct piece seed[3];
-	unsigned int i;
-	int ret;
-
-	t_inputs_fill(&in);
-	r.tfm = crypto_alloc_shash("sha256", 0, 0);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(r.tfm));
-	d = new_drbg(test, 0, find_mech("sha256"));
-
-	e = (struct cpurng_drbg_input){ in.entropy, sizeof(in.entropy) };
-	n = (struct cpurng_drbg_input){ in.nonce, sizeof(in.nonce) };
-	p = (struct cpurng_drbg_input){ in.pers, sizeof(in.pers) };
-	seed[0] = (struct piece){ in.entropy, sizeof(in.entropy) };
-	seed[1] = (struct piece){ in.nonce, sizeof(in.nonce) };
-	seed[2] = (struct piece){ in.pers, sizeof(in.pers) };
-	KUNIT_EXPECT_EQ(test, cpurng_drbg_instantiate_raw(d, &e, &n, &p), 0);
-	KUNIT_EXPECT_EQ(test, ref_hash_instantiate(&r, seed, 3), 0);
-	for (i = 0; i < ARRAY_SIZE(t_requests); i++) {
-		size_t len = t_requests[i].len;
-		size_t alen = t_requests[i].addtl ? sizeof(in.addtl) : 0;
-
-		if (i == 3) {
-			ret = cpurng_drbg_reseed_raw(d, in.entropy2,
-						     sizeof(in.entropy2),
-						     in.addtl2, sizeof(in.addtl2));
-			KUNIT_EXPECT_EQ(test, ret, 0);
-			ret = ref_hash_reseed(&r, in.entropy2,
-					      sizeof(in.entropy2), in.addtl2,
-					      sizeof(in.addtl2));
-			KUNIT_EXPECT_EQ(test, ret, 0);
-		}
-		KUNIT_EXPECT_EQ(test, cpurng_drbg_generate_raw(d, got, len,
-							       in.addtl, alen), 0);
-		KUNIT_EXPECT_EQ(test, ref_hash_generate(&r, want, len, in.addtl,
-							alen), 0);
-		KUNIT_EXPECT_EQ_MSG(test, memcmp(got, want, len), 0,
-				    "request %u (%zu bytes)", i, len);
-	}
-	crypto_free_shash(r.tfm);
+	matches_reference(test, &ref_hash_sha256);
 }
 
 /*
@@ -413,15 +417,14 @@ static void drbg_seed_and_generate_follow_the_rng_api(struct kunit *test)
 {
 	u8 ent[48], pers[8], addtl[5], got[64], want[64];
 	struct cpurng_drbg *d;
-	struct ref_hash r = { };
+	struct ref_drbg r;
 	struct piece seed[2];
 	unsigned int i;
 
 	fill(ent, sizeof(ent), 0x70);
 	fill(pers, sizeof(pers), 0x80);
 	fill(addtl, sizeof(addtl), 0x90);
-	r.tfm = crypto_alloc_shash("sha256", 0, 0);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(r.tfm));
+	new_ref(test, &r, "sha256");
 	d = new_drbg(test, 0, find_mech("sha256"));
 
 	KUNIT_EXPECT_EQ(test, cpurng_drbg_set_test_entropy(d, ent, sizeof(ent)), 0);
@@ -445,7 +448,6 @@ static void drbg_seed_and_generate_follow_the_rng_api(struct kunit *test)
 				    "request %u", i);
 		KUNIT_EXPECT_EQ(test, d->reseed_ctr, r.ctr);
 	}
-	crypto_free_shash(r.tfm);
 }
 
 static void mech_desc(const struct cpurng_drbg_mech *m, char *desc)

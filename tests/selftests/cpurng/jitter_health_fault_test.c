@@ -169,23 +169,31 @@ TEST_F(fault, fault_gone_instance_still_failed_until_reset)
 	EXPECT_EQ(-EFAULT, read32(self->op));
 }
 
+/*
+ * Fail permanently, clear the fault and reset the tfm (AF_ALG takes a key
+ * only with no operation socket open); returns the reset's result.
+ */
+static int fail_and_reset(struct __test_metadata *_metadata, int tfm, int *op,
+			  const char *test)
+{
+	fail_permanently(_metadata, *op, test);
+	ASSERT_EQ(0, write_file(PARAM, "none"));
+	close(*op);
+	*op = -1;
+	return afalg_rng_seed(tfm, "reset", 5);
+}
+
 TEST_F(fault, reset_revives_instance)
 {
-	fail_permanently(_metadata, self->op, variant->test);
-	ASSERT_EQ(0, write_file(PARAM, "none"));
-	close(self->op);
-	self->op = -1;
-	EXPECT_EQ(0, afalg_rng_seed(self->tfm, "reset", 5));
+	EXPECT_EQ(0, fail_and_reset(_metadata, self->tfm, &self->op,
+				    variant->test));
 	EXPECT_EQ(0, read_status("failed_instances"));
 }
 
 TEST_F(fault, revived_instance_reads)
 {
-	fail_permanently(_metadata, self->op, variant->test);
-	ASSERT_EQ(0, write_file(PARAM, "none"));
-	close(self->op);
-	self->op = -1;
-	ASSERT_EQ(0, afalg_rng_seed(self->tfm, "reset", 5));
+	ASSERT_EQ(0, fail_and_reset(_metadata, self->tfm, &self->op,
+				    variant->test));
 	self->op = afalg_rng_accept(self->tfm);
 	ASSERT_LE(0, self->op);
 	EXPECT_EQ(32, read32(self->op));
