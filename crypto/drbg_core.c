@@ -34,10 +34,10 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <kunit/visibility.h>
 #include <linux/atomic.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
-#include <kunit/visibility.h>
 #include <linux/minmax.h>
 #include <linux/random.h>
 #include <linux/sched.h>
