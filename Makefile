@@ -243,17 +243,15 @@ guest-programs: $(GUEST_PROGS)
 # /kselftest).
 KSELFTEST := $(BUILD)/kselftest
 KSELFTEST_TARGET := $(SRC)/tests/selftests/cpurng
+KSELFTEST_MAKE = $(MAKE) -s --no-print-directory -C $(KSELFTEST_TARGET) \
+		 KSFT_DIR=$(KSFT_DIR) OUTPUT=$(KSELFTEST)/build
 kselftest:
-	@ksft=$$($(SRC)/scripts/kselftest-src.sh) && \
-	mkdir -p $(KSELFTEST)/build && rm -rf $(KSELFTEST)/install && \
-	$(MAKE) -s -C $(KSELFTEST_TARGET) KSFT_DIR=$$ksft \
-		OUTPUT=$(KSELFTEST)/build all && \
-	$(MAKE) -s -C $(KSELFTEST_TARGET) KSFT_DIR=$$ksft \
-		OUTPUT=$(KSELFTEST)/build \
-		INSTALL_PATH=$(KSELFTEST)/install/cpurng install && \
-	cp -r $$ksft/run_kselftest.sh $$ksft/kselftest $(KSELFTEST)/install/ && \
-	$(MAKE) -s --no-print-directory -C $(KSELFTEST_TARGET) KSFT_DIR=$$ksft \
-		OUTPUT=$(KSELFTEST)/build COLLECTION=cpurng emit_tests \
+	@test -d "$(KSFT_DIR)"
+	@mkdir -p $(KSELFTEST)/build && rm -rf $(KSELFTEST)/install
+	$(KSELFTEST_MAKE) all
+	$(KSELFTEST_MAKE) INSTALL_PATH=$(KSELFTEST)/install/cpurng install
+	cp -r $(KSFT_DIR)/run_kselftest.sh $(KSFT_DIR)/kselftest $(KSELFTEST)/install/
+	$(KSELFTEST_MAKE) COLLECTION=cpurng emit_tests \
 		> $(KSELFTEST)/install/kselftest-list.txt
 
 $(BUILD)/guest/bin/%: $(SRC)/tests/vm/progs/%.c $(TEST_HEADERS)

@@ -134,7 +134,7 @@ static __always_inline void cpurng_cr_event(enum cpurng_cr_probe probe,
 	if (probe == CPURNG_CR_SCHED_SWITCH)
 		return;
 	if (unlikely(cpurng_cr_budget_take(pool, READ_ONCE(cpurng_cr_period_seq),
-					   READ_ONCE(cpurng_cr_budget))))
+					   &cpurng_cr_budget)))
 		cpurng_cr_budget_spent(pool->budget_period);
 }
 

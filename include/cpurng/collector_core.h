@@ -117,7 +117,8 @@ static inline void cpurng_cr_mix(struct cpurng_cr_pool *p, u64 jiffies,
  * cpurng_cr_budget_take() - count one allocation event against the budget
  * @p: the pool the event was mixed into
  * @period: the current flush period's sequence number
- * @budget: events a pool may mix per period (0: no limit)
+ * @budget: events a pool may mix per period (0: no limit); read only when
+ *	a period begins, not on every event
  *
  * The first event of a new period refills the pool's allowance.
  *
@@ -125,11 +126,11 @@ static inline void cpurng_cr_mix(struct cpurng_cr_pool *p, u64 jiffies,
  * pool and period), when the probes are to detach until the next period.
  */
 static inline bool cpurng_cr_budget_take(struct cpurng_cr_pool *p, u32 period,
-					 u32 budget)
+					 const u32 *budget)
 {
 	if (p->budget_period != period) {
 		p->budget_period = period;
-		p->budget_left = budget;
+		p->budget_left = READ_ONCE(*budget);
 	}
 	return p->budget_left && !--p->budget_left;
 }

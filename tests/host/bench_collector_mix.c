@@ -12,6 +12,7 @@
 #include <x86intrin.h>
 
 #include "ksft_report.h"
+#include "host_shim.h"
 #include "../../include/cpurng/collector_core.h"
 
 #define EVENTS		(1 << 20)

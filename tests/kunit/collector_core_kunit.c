@@ -83,12 +83,13 @@ static void collector_rol64_edges(struct kunit *test)
 /* The budget is spent by exactly its n-th event, once per period. */
 static void collector_budget_spent_by_nth_event(struct kunit *test)
 {
+	u32 hundred = 100, one = 1;
 	struct cpurng_cr_pool p;
 	unsigned int i, spent = 0, at = 0;
 
 	pool_init(&p);
 	for (i = 1; i <= 3 * 100; i++) {
-		if (cpurng_cr_budget_take(&p, 7, 100)) {
+		if (cpurng_cr_budget_take(&p, 7, &hundred)) {
 			spent++;
 			at = i;
 		}
@@ -97,22 +98,23 @@ static void collector_budget_spent_by_nth_event(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, at, 100U);
 	/* the next period refills it */
 	for (i = 1; i < 100; i++)
-		KUNIT_EXPECT_FALSE(test, cpurng_cr_budget_take(&p, 8, 100));
-	KUNIT_EXPECT_TRUE(test, cpurng_cr_budget_take(&p, 8, 100));
+		KUNIT_EXPECT_FALSE(test, cpurng_cr_budget_take(&p, 8, &hundred));
+	KUNIT_EXPECT_TRUE(test, cpurng_cr_budget_take(&p, 8, &hundred));
 	KUNIT_EXPECT_EQ(test, p.budget_period, 8U);
 	/* a budget of 1: the first event of each period */
-	KUNIT_EXPECT_TRUE(test, cpurng_cr_budget_take(&p, 9, 1));
-	KUNIT_EXPECT_FALSE(test, cpurng_cr_budget_take(&p, 9, 1));
+	KUNIT_EXPECT_TRUE(test, cpurng_cr_budget_take(&p, 9, &one));
+	KUNIT_EXPECT_FALSE(test, cpurng_cr_budget_take(&p, 9, &one));
 }
 
 static void collector_budget_zero_is_unlimited(struct kunit *test)
 {
 	struct cpurng_cr_pool p;
 	unsigned int i;
+	u32 zero = 0;
 
 	pool_init(&p);
 	for (i = 0; i < 200000; i++)
-		if (cpurng_cr_budget_take(&p, 1, 0))
+		if (cpurng_cr_budget_take(&p, 1, &zero))
 			break;
 	KUNIT_EXPECT_EQ(test, i, 200000U);
 }
