@@ -20,6 +20,8 @@ static inline u64 div_u64(u64 a, u32 b)
 #endif
 
 #define Q32_ONE		0x100000000ULL
+/* no earlier occurrence (sample indices stay below 2^16 + 1) */
+#define CPURNG_EST_NONE	0xffffffffU
 /* SP800-90B 6.3.1 step 3 and 6.3.7 step 5: z = 2.576 for 99 %, in 1/1000. */
 #define EST_Z_MILLI	2576ULL
 /* log2(100) in Q16: 0.01^(1/N) = 2^(-log2(100) / N), 6.3.7 step 5. */
@@ -127,39 +129,44 @@ u64 cpurng_est_root(u32 count, u32 total, u32 t)
 	return cpurng_est_exp2_neg(lg / t);
 }
 
-/* Heapsort of @idx by the values they index (no recursion, no allocation). */
-static void cpurng_est_sift(u32 *idx, const u64 *v, u32 root, u32 end)
+/*
+ * Sort the sample indices by value: an LSD radix sort, one stable
+ * counting-sort pass per byte of (v - min) that is not zero in every
+ * sample, so raw deltas that span 2 or 3 bytes take 2 or 3 passes.  The
+ * result is in @idx; @tmp has n words, @cnt 256.
+ */
+static void cpurng_est_sort(u32 *idx, u32 *tmp, const u64 *v, u32 n, u32 *cnt)
 {
-	for (;;) {
-		u32 child = 2 * root + 1, tmp;
+	u64 lo = v[0], span = 0;
+	u32 i, shift, sum, *in = idx, *out = tmp, *swap;
 
-		if (child >= end)
-			return;
-		if (child + 1 < end && v[idx[child + 1]] > v[idx[child]])
-			child++;
-		if (v[idx[root]] >= v[idx[child]])
-			return;
-		tmp = idx[root];
-		idx[root] = idx[child];
-		idx[child] = tmp;
-		root = child;
-	}
-}
-
-static void cpurng_est_sort(u32 *idx, const u64 *v, u32 n)
-{
-	u32 i, tmp;
-
-	for (i = 0; i < n; i++)
+	for (i = 1; i < n; i++)
+		if (v[i] < lo)
+			lo = v[i];
+	for (i = 0; i < n; i++) {
+		span |= v[i] - lo;
 		idx[i] = i;
-	for (i = n / 2; i-- > 0;)
-		cpurng_est_sift(idx, v, i, n);
-	for (i = n; i-- > 1;) {
-		tmp = idx[0];
-		idx[0] = idx[i];
-		idx[i] = tmp;
-		cpurng_est_sift(idx, v, 0, i);
 	}
+	for (shift = 0; shift < 64 && span >> shift; shift += 8) {
+		for (i = 0; i < 256; i++)
+			cnt[i] = 0;
+		for (i = 0; i < n; i++)
+			cnt[((v[in[i]] - lo) >> shift) & 0xff]++;
+		for (i = 0, sum = 0; i < 256; i++) {
+			u32 c = cnt[i];
+
+			cnt[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			out[cnt[((v[in[i]] - lo) >> shift) & 0xff]++] = in[i];
+		swap = in;
+		in = out;
+		out = swap;
+	}
+	if (in != idx)
+		for (i = 0; i < n; i++)
+			idx[i] = in[i];
 }
 
 /*
@@ -247,19 +254,31 @@ static u64 cpurng_est_tuple(const u32 *sym, u32 n, u32 k, u32 *key, u32 *key2,
  * 6.3.8, global performance: subpredictor d predicts the value d samples
  * back; the prediction used is that of the subpredictor with the most
  * correct predictions so far (the later one on a tie, as cpurng-ea).
+ * Only the subpredictors whose value equals the new one score, so each
+ * step walks back over the earlier occurrences of its symbol within D
+ * samples (@prev links them, nearest first, so d rises as in 6.3.8's loop
+ * over d) instead of trying all D: the same scores in a fraction of the
+ * comparisons.  @last has k words.
  */
-static u64 cpurng_est_lag(const u64 *v, u32 n, u32 k)
+static u64 cpurng_est_lag(const u32 *sym, u32 n, u32 k, u32 *prev, u32 *last)
 {
 	u32 score[CPURNG_EST_LAG_D] = { 0 };
-	u32 i, d, winner = 0, correct = 0, total = n - 1;
+	u32 i, j, d, winner = 0, correct = 0, total = n - 1;
 	u64 pg;
 
+	for (i = 0; i < k; i++)
+		last[i] = CPURNG_EST_NONE;
+	for (i = 0; i < n; i++) {
+		prev[i] = last[sym[i]];
+		last[sym[i]] = i;
+	}
 	for (i = 1; i < n; i++) {
-		if (i > winner && v[i - winner - 1] == v[i])
+		if (i > winner && sym[i - winner - 1] == sym[i])
 			correct++;
-		for (d = 0; d < CPURNG_EST_LAG_D && d < i; d++) {
-			if (v[i - d - 1] != v[i])
-				continue;
+		for (j = prev[i]; j != CPURNG_EST_NONE; j = prev[j]) {
+			d = i - j - 1;
+			if (d >= CPURNG_EST_LAG_D)
+				break;
 			if (++score[d] >= score[winner])
 				winner = d;
 		}
@@ -285,7 +304,7 @@ int cpurng_estimate(const u64 *v, u32 n, u32 *scratch,
 	if (n < CPURNG_EST_MIN_SAMPLES || n > CPURNG_EST_MAX_SAMPLES)
 		return -1;
 	/* Symbols: ranks of the distinct values; 6.3.1: the mode's count. */
-	cpurng_est_sort(idx, v, n);
+	cpurng_est_sort(idx, tmp, v, n, cnt);
 	for (i = 0; i < n; i++) {
 		if (!i || v[idx[i]] != v[idx[i - 1]]) {
 			k++;
@@ -307,7 +326,9 @@ int cpurng_estimate(const u64 *v, u32 n, u32 *scratch,
 	e->mbits[CPURNG_EST_TUPLE] = p ?
 		cpurng_est_mbits(cpurng_est_upper_bound(p, n)) : ~0U;
 
-	e->mbits[CPURNG_EST_LAG] = cpurng_est_mbits(cpurng_est_lag(v, n, k));
+	/* after the t-tuple estimate: idx and cnt are free again */
+	e->mbits[CPURNG_EST_LAG] =
+		cpurng_est_mbits(cpurng_est_lag(sym, n, k, idx, cnt));
 
 	e->by = CPURNG_EST_MCV;
 	for (j = 1; j < CPURNG_EST_COUNT; j++)

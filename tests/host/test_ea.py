@@ -292,6 +292,22 @@ def test_quick_matches_full():
         report(first['h'] >= full['min_entropy'] - 0.002,
                f'quick_{name}_subset_not_below_full',
                f"{first['h']} {full['min_entropy']}")
+    # Only which values are equal matters: with bit j of each value moved
+    # to its own byte (an interrupt's delta can span all eight), a block
+    # must score the same.  The module groups equal values with one radix
+    # pass per byte that varies: a byte it skipped would merge values.
+    def spread(x, first):
+        return sum((x >> j & 1) << (8 * (first + j) + 3) for j in range(8 - first)) + 1
+    uniform = [rng.getrandbits(6) for _ in range(8192)]
+    for name, data, wide in (
+            ('walk', walk, [spread(v - 800, 0) for v in walk]),
+            ('uniform', uniform, [spread(u, 2) for u in uniform])):
+        qw, qn = quick(wide, 8192), quick(data, 8192)
+        report(isinstance(qw, dict) and isinstance(qn, dict) and
+               qw['first'] == qn['first'],
+               f'quick_{name}_over_8_bytes_groups_as_narrow',
+               f"{qw['first'] if isinstance(qw, dict) else qw} "
+               f"{qn['first'] if isinstance(qn, dict) else qn}")
     q = quick([4242] * 4096, 4096)
     report(isinstance(q, dict) and q['first']['h'] == 0 and q['min'] == 0,
            'quick_constant_block_is_0_bits', str(q))
