@@ -24,6 +24,7 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -225,10 +226,13 @@ static void cpurng_drbg_unregister(void)
 
 u64 cpurng_drbg_selftest_ns;
 u64 cpurng_drbg_register_ns;
+/* when, after the start of the module's init, the sources began loading */
+u64 cpurng_drbg_sources_at_ns;
 
 static int __init cpurng_drbg_mod_init(void)
 {
-	ktime_t start;
+	ktime_t start, init = ktime_get();
+	bool early;
 	int ret;
 
 	ret = cpurng_param_check("reseed_requests", cpurng_drbg_reseed_requests,
@@ -241,6 +245,17 @@ static int __init cpurng_drbg_mod_init(void)
 	ret = cpurng_drbg_sources_init(CPURNG_DRBG_DEFAULT_SOURCES);
 	if (ret)
 		return ret;
+	/*
+	 * Without the kernel RNG, or with FIPS semantics, the first seed waits
+	 * for the source modules (the jitter RNG's start-up test and entropy
+	 * check): start loading them now, beside the self-tests and the
+	 * registration.  Otherwise only after those, which a loading source
+	 * module would compete with for the CPUs, while the first seed does
+	 * not need it.  A failed load cancels the work (sources_exit).
+	 */
+	early = !rng_is_initialized() || cpurng_drbg_fips();
+	if (early)
+		cpurng_drbg_sources_start(init);
 	/* SP800-90A 11.3: nothing is offered before the self-tests pass. */
 	start = ktime_get();
 	ret = cpurng_drbg_selftest();
@@ -259,8 +274,8 @@ static int __init cpurng_drbg_mod_init(void)
 	cpurng_drbg_register_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
 	if (ret)
 		goto err_status;
-	/* after the self-tests: a source module loading competes for CPUs */
-	cpurng_drbg_sources_start();
+	if (!early)
+		cpurng_drbg_sources_start(init);
 	return 0;
 
 err_status:

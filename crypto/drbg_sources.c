@@ -35,9 +35,10 @@
  * unavailable and skipped.
  *
  * The crypto_rng handles are shared by all DRBG instances.  They are
- * allocated in the background as soon as a selection is installed (at the
- * end of module load, which loads the source modules), or at the latest
- * when a seed needs them.  A seed takes what the sources that are ready
+ * allocated in the background as soon as a selection is installed (during
+ * module load, which loads the source modules: at its start when the first
+ * seed will wait for them, at its end otherwise), or at the latest when a
+ * seed needs them.  A seed takes what the sources that are ready
  * deliver, and waits for one still loading only when the ready ones fall
  * short of full seeding, or with FIPS semantics: with the kernel RNG
  * initialised, the first instance is fully seeded without waiting for the
@@ -282,8 +283,9 @@ int cpurng_drbg_sources_init(const char *spec)
 	return ret;
 }
 
-void cpurng_drbg_sources_start(void)
+void cpurng_drbg_sources_start(ktime_t init)
 {
+	cpurng_drbg_sources_at_ns = ktime_to_ns(ktime_sub(ktime_get(), init));
 	WRITE_ONCE(cpurng_srcs_live, true);
 	cpurng_src_start_prefetch();
 }
@@ -337,6 +339,7 @@ static void cpurng_src_prefetch(struct work_struct *work)
 	char name[CRYPTO_MAX_ALG_NAME];
 	struct crypto_rng *rng;
 	unsigned int i, selection;
+	ktime_t start;
 	bool joined;
 
 	for (i = 0; i < CPURNG_DRBG_MAX_SOURCES; i++) {
@@ -352,6 +355,7 @@ static void cpurng_src_prefetch(struct work_struct *work)
 		if (joined)
 			continue;
 
+		start = ktime_get();
 		rng = crypto_alloc_rng(name, 0, 0);
 		mutex_lock(&cpurng_srcs_lock);
 		joined = false;
@@ -366,6 +370,8 @@ static void cpurng_src_prefetch(struct work_struct *work)
 			}
 			if (!IS_ERR(rng) && !cpurng_srcs[i].rng) {
 				cpurng_src_install(&cpurng_srcs[i], rng);
+				cpurng_srcs[i].load_ns =
+					ktime_to_ns(ktime_sub(ktime_get(), start));
 				joined = cpurng_srcs[i].skipped &&
 					 cpurng_srcs[i].credit &&
 					 !cpurng_srcs[i].foreign;
@@ -547,7 +553,10 @@ int cpurng_drbg_sources_gather(u32 need_bits, struct cpurng_drbg_gathered *g)
 	return 0;
 }
 
-/* One line per source: its name and how long its last read took (us). */
+/*
+ * One line per source: its name, how long its last read took and how long
+ * the background allocation of its handle took (us).
+ */
 int cpurng_drbg_sources_timing(char *buf, size_t size)
 {
 	unsigned int i;
@@ -555,9 +564,10 @@ int cpurng_drbg_sources_timing(char *buf, size_t size)
 
 	mutex_lock(&cpurng_srcs_lock);
 	for (i = 0; i < cpurng_nsrcs; i++)
-		len += scnprintf(buf + len, size - len, "%s %llu\n",
+		len += scnprintf(buf + len, size - len, "%s %llu load %llu\n",
 				 cpurng_srcs[i].name,
-				 div_u64(cpurng_srcs[i].last_ns, NSEC_PER_USEC));
+				 div_u64(cpurng_srcs[i].last_ns, NSEC_PER_USEC),
+				 div_u64(cpurng_srcs[i].load_ns, NSEC_PER_USEC));
 	mutex_unlock(&cpurng_srcs_lock);
 	return len;
 }

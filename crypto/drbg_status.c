@@ -110,13 +110,17 @@ static ssize_t selftest_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute selftest_attr = __ATTR_RO(selftest);
 
-/* Module load: microseconds of the self-tests and of the registration. */
+/*
+ * Module load: microseconds of the self-tests and of the registration, and
+ * when (after the start of init) the source modules began loading.
+ */
 static ssize_t init_us_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
-	return sysfs_emit(buf, "selftest %llu register %llu\n",
+	return sysfs_emit(buf, "selftest %llu register %llu sources_at %llu\n",
 			  div_u64(cpurng_drbg_selftest_ns, NSEC_PER_USEC),
-			  div_u64(cpurng_drbg_register_ns, NSEC_PER_USEC));
+			  div_u64(cpurng_drbg_register_ns, NSEC_PER_USEC),
+			  div_u64(cpurng_drbg_sources_at_ns, NSEC_PER_USEC));
 }
 
 static struct kobj_attribute init_us_attr = __ATTR_RO(init_us);

@@ -17,6 +17,7 @@
 #define CPURNG_DRBG_H
 
 #include <linux/atomic.h>
+#include <linux/ktime.h>
 #include <linux/bits.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -263,7 +264,8 @@ struct cpurng_drbg_gathered {
 };
 
 int cpurng_drbg_sources_init(const char *spec);
-void cpurng_drbg_sources_start(void);
+/* @init: when the module's init began (for the status file init_us) */
+void cpurng_drbg_sources_start(ktime_t init);
 void cpurng_drbg_sources_exit(void);
 int cpurng_drbg_sources_gather(u32 need_bits,
 			       struct cpurng_drbg_gathered *g);
@@ -276,6 +278,7 @@ extern const struct kernel_param_ops cpurng_drbg_sources_param_ops;
 /* Module load: how long the self-tests and the registration took. */
 extern u64 cpurng_drbg_selftest_ns;
 extern u64 cpurng_drbg_register_ns;
+extern u64 cpurng_drbg_sources_at_ns;
 
 /* Self-tests (drbg_selftest.c). */
 int cpurng_drbg_selftest(void);

@@ -32,6 +32,9 @@ struct crypto_rng;
  * @failures: times skipped
  * @last_ns: how long its last read took, handle allocation included (on
  *	first use that is the source module's load)
+ * @load_ns: how long the background allocation of its handle took (the
+ *	source module's load, start-up test and entropy check), 0 when a
+ *	seed allocated it
  * @loading: its handle is being allocated in the background
  * @skipped: a seed went without it while it was loading
  */
@@ -46,6 +49,7 @@ struct cpurng_src {
 	u64 bytes;
 	u64 failures;
 	u64 last_ns;
+	u64 load_ns;
 	bool loading;
 	bool skipped;
 };
