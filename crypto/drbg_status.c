@@ -13,9 +13,11 @@
  *   last_seed      the latest one: seed level, bits credited, driver
  *   selftest       result of the last self-test run
  *   init_us        microseconds the module load spent in the self-tests
- *                  and in registering the algorithms
- *   source_us      one line per source: microseconds its last read took,
- *                  the first one including the source module's load
+ *                  and in registering the algorithms, and when after the
+ *                  start of its init the source modules began loading
+ *   source_us      one line per source: microseconds its last read took
+ *                  and its handle's background allocation (the source
+ *                  module's load) took
  *   vm_forks, resumes, fork_reseeds
  *                  VM forks and resumes seen, and the reseeds they forced
  *                  (include/cpurng/fork_watch.h)
