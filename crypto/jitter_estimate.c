@@ -130,46 +130,6 @@ u64 cpurng_est_root(u32 count, u32 total, u32 t)
 }
 
 /*
- * Sort the sample indices by value: an LSD radix sort, one stable
- * counting-sort pass per byte of (v - min) that is not zero in every
- * sample, so raw deltas that span 2 or 3 bytes take 2 or 3 passes.  The
- * result is in @idx; @tmp has n words, @cnt 256.
- */
-static void cpurng_est_sort(u32 *idx, u32 *tmp, const u64 *v, u32 n, u32 *cnt)
-{
-	u64 lo = v[0], span = 0;
-	u32 i, shift, sum, *in = idx, *out = tmp, *swap;
-
-	for (i = 1; i < n; i++)
-		if (v[i] < lo)
-			lo = v[i];
-	for (i = 0; i < n; i++) {
-		span |= v[i] - lo;
-		idx[i] = i;
-	}
-	for (shift = 0; shift < 64 && span >> shift; shift += 8) {
-		for (i = 0; i < 256; i++)
-			cnt[i] = 0;
-		for (i = 0; i < n; i++)
-			cnt[((v[in[i]] - lo) >> shift) & 0xff]++;
-		for (i = 0, sum = 0; i < 256; i++) {
-			u32 c = cnt[i];
-
-			cnt[i] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			out[cnt[((v[in[i]] - lo) >> shift) & 0xff]++] = in[i];
-		swap = in;
-		in = out;
-		out = swap;
-	}
-	if (in != idx)
-		for (i = 0; i < n; i++)
-			idx[i] = in[i];
-}
-
-/*
  * Stable counting sort of @in (m positions) into @out by @key[pos + off],
  * keys below @k; @cnt has k + 1 words.
  */
@@ -190,6 +150,38 @@ static void cpurng_est_count_sort(const u32 *in, u32 *out, u32 m,
 	}
 	for (i = 0; i < m; i++)
 		out[cnt[key[in[i] + off]]++] = in[i];
+}
+
+/*
+ * Sort the sample indices by value: an LSD radix sort, one stable
+ * counting-sort pass per byte of (v - min) that is not zero in every
+ * sample, so raw deltas that span 2 or 3 bytes take 2 or 3 passes.  The
+ * result is in @idx; @tmp and @digit have n words, @cnt 257.
+ */
+static void cpurng_est_sort(u32 *idx, u32 *tmp, u32 *digit, const u64 *v,
+			    u32 n, u32 *cnt)
+{
+	u64 lo = v[0], span = 0;
+	u32 i, shift, *in = idx, *out = tmp, *swap;
+
+	for (i = 1; i < n; i++)
+		if (v[i] < lo)
+			lo = v[i];
+	for (i = 0; i < n; i++) {
+		span |= v[i] - lo;
+		idx[i] = i;
+	}
+	for (shift = 0; shift < 64 && span >> shift; shift += 8) {
+		for (i = 0; i < n; i++)
+			digit[i] = ((v[i] - lo) >> shift) & 0xff;
+		cpurng_est_count_sort(in, out, n, digit, 0, 256, cnt);
+		swap = in;
+		in = out;
+		out = swap;
+	}
+	if (in != idx)
+		for (i = 0; i < n; i++)
+			idx[i] = in[i];
 }
 
 /*
@@ -304,7 +296,7 @@ int cpurng_estimate(const u64 *v, u32 n, u32 *scratch,
 	if (n < CPURNG_EST_MIN_SAMPLES || n > CPURNG_EST_MAX_SAMPLES)
 		return -1;
 	/* Symbols: ranks of the distinct values; 6.3.1: the mode's count. */
-	cpurng_est_sort(idx, tmp, v, n, cnt);
+	cpurng_est_sort(idx, tmp, key, v, n, cnt);
 	for (i = 0; i < n; i++) {
 		if (!i || v[idx[i]] != v[idx[i - 1]]) {
 			k++;

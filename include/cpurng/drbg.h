@@ -17,8 +17,8 @@
 #define CPURNG_DRBG_H
 
 #include <linux/atomic.h>
-#include <linux/ktime.h>
 #include <linux/bits.h>
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>

@@ -293,11 +293,13 @@ def test_quick_matches_full():
                f'quick_{name}_subset_not_below_full',
                f"{first['h']} {full['min_entropy']}")
     # Only which values are equal matters: with bit j of each value moved
-    # to its own byte (an interrupt's delta can span all eight), a block
-    # must score the same.  The module groups equal values with one radix
-    # pass per byte that varies: a byte it skipped would merge values.
+    # to its own byte, at a bit position of its own (an interrupt's delta
+    # can span all eight bytes), a block must score the same.  The module
+    # groups equal values with one radix pass per byte that varies: a byte
+    # or a bit it skipped would merge values.
     def spread(x, first):
-        return sum((x >> j & 1) << (8 * (first + j) + 3) for j in range(8 - first)) + 1
+        return sum((x >> j & 1) << (8 * (first + j) + j * 5 % 8)
+                   for j in range(8 - first)) + 1
     uniform = [rng.getrandbits(6) for _ in range(8192)]
     for name, data, wide in (
             ('walk', walk, [spread(v - 800, 0) for v in walk]),
