@@ -245,23 +245,26 @@ static int __init cpurng_drbg_mod_init(void)
 	ret = cpurng_drbg_sources_init(CPURNG_DRBG_DEFAULT_SOURCES);
 	if (ret)
 		return ret;
-	/*
-	 * Without the kernel RNG, or with FIPS semantics, the first seed waits
-	 * for the source modules (the jitter RNG's start-up test and entropy
-	 * check): start loading them now, beside the self-tests and the
-	 * registration.  Otherwise only after those, which a loading source
-	 * module would compete with for the CPUs, while the first seed does
-	 * not need it.  A failed load cancels the work (sources_exit).
-	 */
-	early = !rng_is_initialized() || cpurng_drbg_fips();
-	if (early)
-		cpurng_drbg_sources_start(init);
 	/* SP800-90A 11.3: nothing is offered before the self-tests pass. */
 	start = ktime_get();
 	ret = cpurng_drbg_selftest();
 	cpurng_drbg_selftest_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
 	if (ret)
 		goto err_sources;
+	/*
+	 * Without the kernel RNG, or with FIPS semantics, the first seed waits
+	 * for the source modules (the jitter RNG's start-up test and entropy
+	 * check): start loading them now, beside the registration.  Not
+	 * before the self-tests, which load the modules of the primitives
+	 * they use: a source module loading beside them made one fail to
+	 * allocate sha384 (-ENOENT) on 6.1.  With the kernel RNG, only after
+	 * the registration, which a loading source module would compete with
+	 * for the CPUs, while the first seed does not need it.  A failed load
+	 * cancels the work (sources_exit).
+	 */
+	early = !rng_is_initialized() || cpurng_drbg_fips();
+	if (early)
+		cpurng_drbg_sources_start(init);
 	ret = cpurng_fork_watch_start(&cpurng_drbg_forks,
 				      "every DRBG instance reseeds before its next output");
 	if (ret)

@@ -36,8 +36,8 @@
  *
  * The crypto_rng handles are shared by all DRBG instances.  They are
  * allocated in the background as soon as a selection is installed (during
- * module load, which loads the source modules: at its start when the first
- * seed will wait for them, at its end otherwise), or at the latest when a
+ * module load, which loads the source modules: after the self-tests when
+ * the first seed will wait for them, at its end otherwise), or at the latest when a
  * seed needs them.  A seed takes what the sources that are ready
  * deliver, and waits for one still loading only when the ready ones fall
  * short of full seeding, or with FIPS semantics: with the kernel RNG
