@@ -7,6 +7,8 @@
 #include <crypto/sha2.h>
 #include <linux/compiler.h>
 #include <linux/string.h>
+
+#include "../include/cpurng/compat.h"
 #else
 #include "host_shim.h"
 #endif
@@ -20,7 +22,7 @@ void cpurng_cr_digest(u8 out[CPURNG_CR_DIGEST_BYTES], u8 domain,
 		      void *ctx, unsigned int npools, const void *extra,
 		      unsigned int extra_len)
 {
-	struct sha256_state sha;
+	struct cpurng_sha256_ctx sha;
 	u64 v[4];
 	unsigned int i, w;
 
@@ -46,7 +48,7 @@ void cpurng_cr_digest(u8 out[CPURNG_CR_DIGEST_BYTES], u8 domain,
 static void cpurng_cr_derive(u8 *out, u8 domain,
 			     const u8 digest[CPURNG_CR_DIGEST_BYTES])
 {
-	struct sha256_state sha;
+	struct cpurng_sha256_ctx sha;
 
 	sha256_init(&sha);
 	sha256_update(&sha, &domain, 1);

@@ -116,7 +116,7 @@ static void cpurng_ctr_free(struct cpurng_drbg *d)
 
 /* BCC (10.3.3) over a byte stream, block by block. */
 struct cpurng_bcc {
-	struct crypto_aes_ctx *aes;
+	struct cpurng_aes_key *aes;
 	u8 chain[CPURNG_DRBG_AES_BLOCK];
 	unsigned int pos;
 };
@@ -145,7 +145,7 @@ static int cpurng_ctr_df(struct cpurng_drbg *d, u8 *out,
 	size_t inlen = cpurng_drbg_cat_len(in), slen;
 	u8 temp[CPURNG_DRBG_MAX_CTR_SEEDLEN], ln[8], key[32];
 	u8 iv[CPURNG_DRBG_AES_BLOCK] = { 0 };
-	struct crypto_aes_ctx *aes = d->st.ctr.aes;
+	struct cpurng_aes_key *aes = d->st.ctr.aes;
 	struct cpurng_bcc b = { .aes = aes };
 	unsigned int i, j, done;
 	int ret;
@@ -159,7 +159,7 @@ static int cpurng_ctr_df(struct cpurng_drbg *d, u8 *out,
 	/* steps 8-10: K = 0x00 01 02 ..., temp = BCC(K, IV_i || S), i = 0.. */
 	for (i = 0; i < keylen; i++)
 		key[i] = i;
-	ret = aes_expandkey(aes, key, keylen);
+	ret = cpurng_aes_setkey(aes, key, keylen);
 	for (i = 0, done = 0; !ret && done < keylen + CPURNG_DRBG_AES_BLOCK;
 	     i++, done += CPURNG_DRBG_AES_BLOCK) {
 		memset(b.chain, 0, sizeof(b.chain));
@@ -175,7 +175,7 @@ static int cpurng_ctr_df(struct cpurng_drbg *d, u8 *out,
 
 	/* steps 11-15: K = leftmost keylen of temp, X = next block */
 	if (!ret)
-		ret = aes_expandkey(aes, temp, keylen);
+		ret = cpurng_aes_setkey(aes, temp, keylen);
 	for (done = 0; !ret && done < seedlen; done += CPURNG_DRBG_AES_BLOCK) {
 		u8 *x = temp + keylen;
 
@@ -202,13 +202,13 @@ static int cpurng_ctr_alloc(struct cpurng_drbg *d)
 	d->st.ctr.req = skcipher_request_alloc(ctr, GFP_KERNEL);
 	/* scratch: output bounce buffer, then the df's AES context */
 	d->st.ctr.scratch = kzalloc(CPURNG_CTR_SCRATCH +
-				    sizeof(struct crypto_aes_ctx), GFP_KERNEL);
+				    sizeof(struct cpurng_aes_key), GFP_KERNEL);
 	if (!d->st.ctr.req || !d->st.ctr.scratch) {
 		cpurng_ctr_free(d);
 		return -ENOMEM;
 	}
-	d->st.ctr.aes = (struct crypto_aes_ctx *)(d->st.ctr.scratch +
-						   CPURNG_CTR_SCRATCH);
+	d->st.ctr.aes = (struct cpurng_aes_key *)(d->st.ctr.scratch +
+						  CPURNG_CTR_SCRATCH);
 	return 0;
 }
 

@@ -193,7 +193,7 @@ static int cpurng_drbg_register(void)
 	for (i = 0; i < cpurng_drbg_nalgs; i++) {
 		regs[i].rng = &cpurng_drbg_algs[i].rng;
 		INIT_WORK(&regs[i].work, cpurng_drbg_register_one);
-		queue_work(system_unbound_wq, &regs[i].work);
+		queue_work(cpurng_unbound_wq, &regs[i].work);
 	}
 	for (i = 0; i < cpurng_drbg_nalgs; i++) {
 		flush_work(&regs[i].work);

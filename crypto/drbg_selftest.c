@@ -268,7 +268,7 @@ int cpurng_drbg_selftest(void)
 	odd = even;
 	odd.first = 1;
 	INIT_WORK_ONSTACK(&odd.work, cpurng_drbg_selftest_work);
-	queue_work(system_unbound_wq, &odd.work);
+	queue_work(cpurng_unbound_wq, &odd.work);
 	cpurng_drbg_selftest_run_share(&even);
 	flush_work(&odd.work);
 	destroy_work_on_stack(&odd.work);

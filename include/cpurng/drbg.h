@@ -23,6 +23,7 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+#include "compat.h"
 #include "fork_watch.h"
 #include "module_util.h"
 
@@ -208,7 +209,7 @@ struct cpurng_drbg {
 			struct crypto_skcipher *ctr;
 			struct skcipher_request *req;
 			u8 *scratch;
-			struct crypto_aes_ctx *aes;
+			struct cpurng_aes_key *aes;
 		} ctr;
 	} st;
 };

@@ -24,7 +24,7 @@
 
 #include "../../include/cpurng/drbg.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+CPURNG_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 #define T_OUTLEN	32	/* SHA-256 */
 #define T_SEEDLEN	55	/* 10.1 Table 2: 440 bits for SHA-256 */

@@ -13,7 +13,7 @@
 #include "../../include/cpurng/drbg.h"
 #include "../../include/cpurng/drbg_sources.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+CPURNG_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 static struct cpurng_src *parse(struct kunit *test, const char *spec,
 				unsigned int *n, int *ret)

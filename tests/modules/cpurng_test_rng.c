@@ -9,7 +9,15 @@
  *   reset-get <alg> <bytes>      the same after crypto_rng_reset(tfm, NULL,
  *                                seedsize), how kernel users instantiate a
  *                                DRBG (see crypto_get_default_rng())
- *   default-get <bytes>          through crypto_get_default_rng()
+ *   default-get <bytes>          from the crypto API's default RNG
+ *                                (crypto_get_default_rng(); 7.1 and
+ *                                later: __crypto_stdrng_get_bytes(), and
+ *                                driver=unexposed when it served, because
+ *                                the kernel no longer shows which one did)
+ *   stdrng-get <bytes>           crypto_stdrng_get_bytes() (7.1 and
+ *     -> fips_enabled= ret=      later; ret=-EOPNOTSUPP before): the
+ *                                kernel RNG, or the default RNG under
+ *                                fips_enabled
  *   bench <alg> <req> <total>    reset, then <total> bytes in <req>-byte
  *     -> driver= ret= bytes= ns= requests (in-kernel throughput)
  *   bench-ctr-aes <req> <total> <how>
@@ -66,6 +74,7 @@
 #include <crypto/skcipher.h>
 #include <linux/completion.h>
 #include <linux/debugfs.h>
+#include <linux/fips.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
@@ -84,6 +93,7 @@
 #define CPURNG_TEST_ARGS	10
 #define CPURNG_TEST_RESULT_MAX	(2 * CPURNG_TEST_GET_MAX + 256)
 
+#include "../../include/cpurng/compat.h"
 #include "testmgr.h"
 
 static bool cavp_vmalloc;
@@ -207,6 +217,7 @@ static int cpurng_test_release(const char *slot)
 
 static int cpurng_test_default_get(const char *nbytes)
 {
+	char driver[CRYPTO_MAX_ALG_NAME];
 	unsigned int len;
 	u8 *buf;
 	int ret;
@@ -216,15 +227,27 @@ static int cpurng_test_default_get(const char *nbytes)
 	buf = kzalloc(len, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	ret = crypto_get_default_rng();
-	if (ret) {
-		cpurng_test_report("none", ret, NULL, 0);
-	} else {
-		ret = crypto_rng_get_bytes(crypto_default_rng, buf, len);
-		cpurng_test_report(cpurng_test_driver(crypto_default_rng), ret,
-				   buf, len);
-		crypto_put_default_rng();
-	}
+	ret = cpurng_default_rng_get_bytes(buf, len, driver, sizeof(driver));
+	cpurng_test_report(*driver ? driver : "unexposed", ret, buf, len);
+	kfree_sensitive(buf);
+	return 0;
+}
+
+/* crypto_stdrng_get_bytes(), where the kernel has it (7.1 and later). */
+static int cpurng_test_stdrng_get(const char *nbytes)
+{
+	unsigned int len;
+	u8 *buf;
+	int ret;
+
+	if (kstrtouint(nbytes, 0, &len) || !len || len > CPURNG_TEST_GET_MAX)
+		return -EINVAL;
+	buf = kzalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	ret = cpurng_stdrng_get_bytes(buf, len);
+	scnprintf(cpurng_test_result, CPURNG_TEST_RESULT_MAX,
+		  "fips_enabled=%d ret=%d\n", fips_enabled, ret);
 	kfree_sensitive(buf);
 	return 0;
 }
@@ -618,6 +641,8 @@ static int cpurng_test_run(char **argv, int argc)
 		return cpurng_test_get(argv[1], argv[2], true);
 	if (!strcmp(cmd, "default-get") && argc == 2)
 		return cpurng_test_default_get(argv[1]);
+	if (!strcmp(cmd, "stdrng-get") && argc == 2)
+		return cpurng_test_stdrng_get(argv[1]);
 	if (!strcmp(cmd, "bench") && argc == 4)
 		return cpurng_test_bench(argv[1], argv[2], argv[3]);
 	if (!strcmp(cmd, "bench-ctr-aes") && argc == 4)
