@@ -199,8 +199,16 @@ static int __init cpurng_jent_mod_init(void)
 		strscpy(cpurng_jent_alg.base.cra_name, CPURNG_JENT_TEST_NAME,
 			sizeof(cpurng_jent_alg.base.cra_name));
 	ret = crypto_register_rng(&cpurng_jent_alg);
-	if (ret == -EEXIST)
+	if (ret == -EEXIST) {
 		cpurng_jent_report_conflict();
+		/*
+		 * A module's init must not return -EEXIST: [f]init_module()
+		 * returns that for "already loaded", which modprobe takes for
+		 * success.  Linux 7.x makes it -EBUSY itself; say -EBUSY on
+		 * every kernel.
+		 */
+		ret = -EBUSY;
+	}
 	if (ret)
 		goto err_forks;
 
