@@ -22,12 +22,19 @@
 #
 # Every target above but the plain "make" installs the packages it needs
 # first (DEPS=<script> replaces scripts/deps.sh).
-# Debian 12 ships two kernels, 6.1 and 6.12; KERNEL=6.1 (the default) or
-# KERNEL=6.12 picks the one a target builds for and boots, and every target
-# prints it.  make check and make bench run on both unless KERNEL= is given.
-# KDIR=<headers or kernel tree> overrides Debian's linux-headers of KERNEL;
-# KIMAGE and KMODDIR name the kernel the VM boots and its module tree
-# (default: Debian's image and modules matching KDIR).
+# Debian's kernels, by the package they come from (scripts/debian-kernels.sh):
+# 6.1 and 6.12 are Debian 12's, 13, 13-cloud and 13-rt Debian 13's, and
+# 13-bpo, 13-bpo-cloud and 13-bpo-rt the newest of trixie-backports.
+# KERNEL=<label> picks the one a target builds for and boots (default: the
+# host release's default kernel, 6.1 on Debian 12 and 13 on Debian 13), and
+# every target prints it; make check and make bench run on the two
+# releases' default kernels, 6.1 and 13, unless KERNEL= is given, and make
+# check-kernels on the others.  Each is built in a cached build root of
+# its release, with that release's compiler, and boots from its unpacked
+# package: the host installs no kernel package and its /boot is never
+# touched.
+# KDIR=<headers or kernel tree> overrides the headers of KERNEL; KIMAGE and
+# KMODDIR name the kernel the VM boots and its module tree.
 
 SRC := $(CURDIR)
 BUILD ?= $(SRC)/build
@@ -41,45 +48,71 @@ export BUILD
 # found before `deps` would reach the sub-make as if the user had set it.
 # Values the user gives (command line or environment) pass down as usual.
 DEPS ?= $(SRC)/scripts/deps.sh
+DEBIAN_KERNELS_SH ?= $(SRC)/scripts/debian-kernels.sh
+LABELS := $(shell $(SRC)/scripts/debian-kernels.sh labels)
+HOST_SUITE := $(shell . /etc/os-release 2>/dev/null && echo $$VERSION_CODENAME)
+KERNELS := 6.1 13
+KERNEL ?= $(if $(filter trixie,$(HOST_SUITE)),13,6.1)
+# What each label points to today: deps writes KVER_<L>, KROOT_<L> (its
+# build root) and KSUITE_<L> of the kernels this make needs.
+KERNELS_MK := $(BUILD)/debian-kernels.mk
+-include $(KERNELS_MK)
+# Where kernel headers are, inside a build root (or on the host).
 HEADERS_ROOT ?= /usr/src
-KERNELS := 6.1 6.12
-KERNEL ?= 6.1
-# Debian's headers of one kernel series: linux-headers-6.1.0-57-amd64 or
+# Unpacked Debian kernels: KVER/vmlinuz and KVER/modules.
+DEBIAN_KERNELS ?= $(or $(CPURNG_KERNEL_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/cpurng/kernels)/debian
+# The host's own headers of one kernel series, default flavour, for
+# installing on a real machine: linux-headers-6.1.0-57-amd64 or
 # linux-headers-6.12.118+deb12-amd64 (never 6.12 for 6.1: the series is
-# followed by a dot).  The newest of the series if several are installed.
+# followed by a dot; never -cloud-amd64 or -rt-amd64).  The newest of the
+# series if several are installed.
 headers-of = $(shell ls -d $(HEADERS_ROOT)/linux-headers-$(1).*-amd64 \
-	       2>/dev/null | sort -V | tail -n 1)
+	       2>/dev/null | grep -Ev -- '-(cloud|rt)-amd64$$' | sort -V | tail -n 1)
 # Debian's headers carry the upstream version in kernel.release; the name
 # the kernel reports (and its module directory) is UTS_RELEASE.
 uts-of = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
 	   $(1)/include/generated/utsrelease.h 2>/dev/null)
+# The variable suffix of a kernel label: 6.12 -> 6_12, 13-bpo -> 13_BPO.
+ksuffix = $(shell echo '$(1)' | tr 'a-z.-' 'A-Z__')
+kvar = $($(1)_$(call ksuffix,$(2)))
+# Installing on this machine (scripts/install.mk) builds against its own
+# headers of KERNEL's series when it has them; everything else against
+# KERNEL's build root.
+INSTALL_GOALS := $(filter install uninstall dkms-install,$(MAKECMDGOALS))
 ifeq ($(origin KDIR),undefined)
-ifeq ($(filter $(KERNEL),$(KERNELS)),)
-$(error KERNEL=$(KERNEL): Debian kernels are $(KERNELS); pass KDIR= for another)
+ifeq ($(filter $(KERNEL),$(LABELS)),)
+$(error KERNEL=$(KERNEL): Debian kernels are $(LABELS); pass KDIR= for another)
 endif
-KDIR := $(call headers-of,$(KERNEL))
+KDIR := $(if $(INSTALL_GOALS),$(call headers-of,$(KERNEL)))
+ifeq ($(KDIR),)
+KVER ?= $(call kvar,KVER,$(KERNEL))
+KROOT ?= $(call kvar,KROOT,$(KERNEL))
+KSUITE ?= $(call kvar,KSUITE,$(KERNEL))
+KDIR := $(if $(KVER),$(HEADERS_ROOT)/linux-headers-$(KVER))
+endif
 endif
 ifeq ($(origin KVER),undefined)
-KVER := $(call uts-of,$(KDIR))
+KVER := $(call uts-of,$(KROOT)$(KDIR))
 endif
-KIMAGE ?= /boot/vmlinuz-$(KVER)
-KMODDIR ?= /lib/modules/$(KVER)
+KIMAGE ?= $(DEBIAN_KERNELS)/$(KVER)/vmlinuz
+KMODDIR ?= $(DEBIAN_KERNELS)/$(KVER)/modules
 # Our modules for KERNEL, one tree per build variant (release, testing).
 KMODULES ?= $(BUILD)/$(KERNEL)
-# The kernels make check and make bench run on: both Debian kernels, or
-# only the one the user named (KERNEL= or KDIR=).
+# The kernels make check and make bench run on: the two default kernels,
+# or only the one the user named (KERNEL= or KDIR=).
 ifneq ($(filter command line environment,$(origin KERNEL) $(origin KDIR)),)
 CHECK_KERNELS ?= $(KERNEL)
 else
 CHECK_KERNELS ?= $(KERNELS)
 endif
-# Per kernel K of CHECK_KERNELS: headers, release, image and module tree;
-# KERNEL's are the values above (which the user may have set).
-kdir-for = $(if $(filter $(1),$(KERNEL)),$(KDIR),$(call headers-of,$(1)))
-kver-for = $(if $(filter $(1),$(KERNEL)),$(KVER),$(call uts-of,$(call kdir-for,$(1))))
-kimage-for = $(if $(filter $(1),$(KERNEL)),$(KIMAGE),/boot/vmlinuz-$(call kver-for,$(1)))
-kmoddir-for = $(if $(filter $(1),$(KERNEL)),$(KMODDIR),/lib/modules/$(call kver-for,$(1)))
-ksuffix = $(subst .,_,$(subst -,_,$(1)))
+# Per kernel K of CHECK_KERNELS: build root, headers, release, image and
+# module tree; KERNEL's are the values above (which the user may have set).
+kroot-for = $(if $(filter $(1),$(KERNEL)),$(KROOT),$(call kvar,KROOT,$(1)))
+ksuite-for = $(if $(filter $(1),$(KERNEL)),$(KSUITE),$(call kvar,KSUITE,$(1)))
+kver-for = $(if $(filter $(1),$(KERNEL)),$(KVER),$(call kvar,KVER,$(1)))
+kdir-for = $(if $(filter $(1),$(KERNEL)),$(KDIR),$(addprefix $(HEADERS_ROOT)/linux-headers-,$(call kver-for,$(1))))
+kimage-for = $(if $(filter $(1),$(KERNEL)),$(KIMAGE),$(DEBIAN_KERNELS)/$(call kver-for,$(1))/vmlinuz)
+kmoddir-for = $(if $(filter $(1),$(KERNEL)),$(KMODDIR),$(DEBIAN_KERNELS)/$(call kver-for,$(1))/modules)
 # The kernel the VM boots, for the harness and the evidence script; and
 # for --kernel K of the harness, the same values with the suffix _K.
 KERNEL_ENV = KERNEL='$(KERNEL)' KDIR='$(KDIR)' KVER='$(KVER)' \
@@ -90,6 +123,9 @@ KERNEL_ENV = KERNEL='$(KERNEL)' KDIR='$(KDIR)' KVER='$(KVER)' \
 	  KMODDIR_$(call ksuffix,$(k))='$(call kmoddir-for,$(k))' \
 	  KMODULES_$(call ksuffix,$(k))='$(BUILD)/$(k)')
 HARNESS_KERNELS = $(addprefix --kernel ,$(CHECK_KERNELS))
+# The kernels this make builds for (deps prepares their build roots),
+# unless the user named the headers.
+NEEDED_KERNELS = $(if $(filter command line environment,$(origin KDIR)),,$(sort $(CHECK_KERNELS) $(KERNEL)))
 
 CC ?= gcc
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11
@@ -136,7 +172,8 @@ KBUILD_TREE := Kbuild Kconfig crypto include tests/modules tests/kunit
 .PHONY: all modules modules-all modules-release modules-testing tools user-tools \
 	guest-programs kselftest \
 	host-tests $(PACKAGED_TARGETS) $(addprefix do-,$(PACKAGED_TARGETS)) \
-	check-debug-suites fresh-root-check package-check lint-sparse-build \
+	check-kernels do-check-kernels \
+	check-debug-suites fresh-root-check package-check root-check lint-sparse-build \
 	deps deps-packaging clean require-kdir
 
 all: modules tools
@@ -185,23 +222,32 @@ $(BUILD)/tools/cpurng-ea: $(SRC)/tools/cpurng-ea.c $(EA_SRCS) $(SRC)/tools/ea/ea
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -o $@ $(filter %.c,$^) $(TOOL_LDFLAGS) -lm
 
+# Debian's packages, then the kernels this make needs: their build roots
+# with their headers, their images unpacked, and what each label points to
+# today written to KERNELS_MK for the sub-make to read.
 deps:
 	@$(DEPS)
+ifneq ($(NEEDED_KERNELS),)
+	@mkdir -p $(BUILD)
+	@$(DEBIAN_KERNELS_SH) prepare $(NEEDED_KERNELS) > $(KERNELS_MK).new
+	@mv $(KERNELS_MK).new $(KERNELS_MK)
+endif
 
 # What building Debian packages adds (dpkg-dev, debhelper, dh-dkms, lintian).
 deps-packaging:
 	@$(DEPS) packaging
 
 require-kdir:
-	@test -n "$(KDIR)" -a -f "$(KDIR)/Makefile" || { \
-		echo "error: no kernel headers for KERNEL=$(KERNEL) found; run 'make deps' or pass KDIR=" >&2; \
+	@test -n "$(KDIR)" -a -f "$(KROOT)$(KDIR)/Makefile" || { \
+		echo "error: no kernel headers for KERNEL=$(KERNEL) found; run 'make deps KERNEL=$(KERNEL)' or pass KDIR=" >&2; \
 		exit 1; }
-	@echo "kernel: KERNEL=$(KERNEL) KVER=$(KVER) KDIR=$(KDIR)"
+	@echo "kernel: KERNEL=$(KERNEL) KVER=$(KVER) KDIR=$(KDIR)$(if $(KROOT), in the $(KSUITE) build root $(KROOT))"
 
 # The release and testing modules for each kernel of CHECK_KERNELS.
 modules-all:
 	@$(foreach k,$(CHECK_KERNELS),$(MAKE) --no-print-directory \
 		modules-release modules-testing KERNEL=$(k) \
+		KROOT='$(call kroot-for,$(k))' KSUITE='$(call ksuite-for,$(k))' \
 		KDIR='$(call kdir-for,$(k))' KVER='$(call kver-for,$(k))' \
 		KIMAGE='$(call kimage-for,$(k))' \
 		KMODDIR='$(call kmoddir-for,$(k))' KMODULES='$(BUILD)/$(k)' &&) true
@@ -211,6 +257,11 @@ modules: modules-release
 # Kbuild runs one job unless told: each variant builds on every CPU (about
 # half the build time of make check and make bench on two CPUs).
 KBUILD_JOBS ?= $(shell nproc)
+
+# Debian's kernels build in their release's build root, with its compiler
+# (the checkout and the build tree at their own paths inside).
+KBUILD_RUN = $(if $(KROOT),$(SRC)/scripts/build-root.sh run $(KSUITE) \
+	     --bind $(SRC) --bind $(BUILD) --)
 
 # $(1): variant name, $(2): extra kbuild variables
 define kbuild-variant
@@ -224,8 +275,8 @@ define kbuild-variant
 			ln -sfn $(SRC)/$$f $(KMODULES)/$(1)/$$f; \
 		fi; \
 	done
-	$(MAKE) -C $(KDIR) M=$(KMODULES)/$(1) KCFLAGS=-Werror -j$(KBUILD_JOBS) $(2) modules
-	@$(SRC)/scripts/sign-modules.sh $(KDIR) $(KMODULES)/$(1)
+	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(KMODULES)/$(1) KCFLAGS=-Werror -j$(KBUILD_JOBS) $(2) modules
+	@$(SRC)/scripts/sign-modules.sh $(KROOT)$(KDIR) $(KMODULES)/$(1)
 endef
 
 modules-release: require-kdir
@@ -287,6 +338,19 @@ $(BUILD)/host/bench_%: $(SRC)/tests/host/bench_%.c $(TEST_HEADERS)
 PACKAGED_TARGETS := check check-debug check-group bench evidence run shell lint
 $(PACKAGED_TARGETS): deps
 	@$(MAKE) --no-print-directory do-$@
+
+# Debian's other kernels (Debian 12's 6.12, Debian 13's cloud and rt
+# flavours, trixie-backports' newest in its three flavours), or the one
+# KERNEL= names: every one builds, release and testing, and boots the "core"
+# suite (the demo, registration, reads, self-tests, seed sources, the
+# collector; on PREEMPT_RT kernels also the RT load group).
+CORE_KERNELS = $(if $(filter command line environment,$(origin KERNEL)),$(KERNEL),$(filter-out $(KERNELS),$(LABELS)))
+check-kernels: CHECK_KERNELS = $(CORE_KERNELS)
+check-kernels: deps
+	@$(MAKE) --no-print-directory do-check-kernels CHECK_KERNELS='$(CHECK_KERNELS)'
+
+do-check-kernels: modules-all tools
+	$(HARNESS) check --suite core $(HARNESS_KERNELS)
 
 # The README's test command: builds, runs the host unit tests and every VM
 # group of the "check" suite.
@@ -364,19 +428,31 @@ do-lint:
 lint-sparse-build: require-kdir
 	$(call kbuild-variant,lint,CONFIG_CRYPTO_CPURNG_TESTING=y C=2)
 
-# The README's first command on a fresh debootstrap root (see the script).
-FRESH_ROOT ?= $(BUILD)/fresh-root
+# The README's first command on a fresh debootstrap root of Debian 12
+# (ROOT_SUITE=bookworm, the default) or 13 (ROOT_SUITE=trixie); see the
+# script.
+ROOT_SUITE ?= bookworm
+export ROOT_SUITE
+FRESH_ROOT ?= $(BUILD)/fresh-root-$(ROOT_SUITE)
 fresh-root-check:
 	@$(SRC)/scripts/fresh-root-check.sh $(FRESH_ROOT)
 
-# The Debian packages built, installed, booted and purged on a fresh root:
-# the one fresh-root-check keeps with FRESH_ROOT_KEEP=1, or a new one.
+# The Debian packages built, installed, booted and purged on a fresh root
+# of ROOT_SUITE: the one fresh-root-check keeps with FRESH_ROOT_KEEP=1, or
+# a new one.
 package-check:
 	@$(SRC)/scripts/package-check.sh $(FRESH_ROOT)
+
+# Both, on one fresh root: everything a user of that release does first.
+root-check:
+	@FRESH_ROOT_KEEP=1 $(SRC)/scripts/fresh-root-check.sh $(FRESH_ROOT); a=$$?; \
+	$(SRC)/scripts/package-check.sh $(FRESH_ROOT); b=$$?; \
+	[ $$a = 0 ] && [ $$b = 0 ]
 
 include $(SRC)/scripts/install.mk
 
 # A fresh root left mounted must not take the host's /dev or /proc with it.
 clean:
-	@$(SRC)/scripts/fresh-root.sh remove $(FRESH_ROOT)
+	@for r in $(BUILD)/fresh-root-*; do [ ! -d "$$r" ] || \
+		$(SRC)/scripts/fresh-root.sh remove "$$r"; done
 	rm -rf --one-file-system $(BUILD)

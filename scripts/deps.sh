@@ -1,21 +1,31 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install the Debian packages cpurng needs.  Idempotent; prints nothing when
-# everything is already there.
+# Install the Debian packages cpurng needs on a Debian 12 or 13 host.
+# Idempotent; prints nothing when everything is already there.
 # Usage: scripts/deps.sh [--list] [packaging]
 #   packaging  what building and checking the Debian packages needs instead
 set -eu
 
+# Debian's kernels are built in build roots and boot from their unpacked
+# packages (scripts/debian-kernels.sh, run by make after this): the host
+# gets no kernel package.  linux-source-6.12 gives the kselftest framework
+# and the debug lane's builtin kernel, linux-source-6.1 (Debian 12 only)
+# its debug kernel and checkpatch; debootstrap makes the build roots.
+. /etc/os-release
+case ${VERSION_CODENAME:-} in
+bookworm) KERNEL_SOURCES="linux-source-6.1 linux-source-6.12" ;;
+trixie) KERNEL_SOURCES="linux-source-6.12" ;;
+*)
+	echo "deps: this is ${PRETTY_NAME:-an unknown system}; cpurng supports Debian 12 (bookworm) and 13 (trixie) hosts" >&2
+	exit 1
+	;;
+esac
+
 PACKAGES="
 build-essential
-linux-headers-amd64
-linux-image-amd64
-linux-headers-6.12-amd64
-linux-image-6.12-amd64
-pahole
-linux-source-6.1
-linux-source-6.12
+debootstrap
+$KERNEL_SOURCES
 qemu-system-x86
 busybox-static
 cpio
@@ -69,14 +79,15 @@ for p in $PACKAGES; do
 		missing="$missing $p"
 	fi
 done
-[ -z "$missing" ] && exit 0
 
-echo "deps: installing:$missing" >&2
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO=sudo
-export DEBIAN_FRONTEND=noninteractive
-# A fresh machine may have no package lists yet.
-if ! $SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null; then
-	$SUDO apt-get update -q >/dev/null
-	$SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
+if [ -n "$missing" ]; then
+	echo "deps: installing:$missing" >&2
+	SUDO=""
+	[ "$(id -u)" -ne 0 ] && SUDO=sudo
+	export DEBIAN_FRONTEND=noninteractive
+	# A fresh machine may have no package lists yet.
+	if ! $SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null; then
+		$SUDO apt-get update -q >/dev/null
+		$SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
+	fi
 fi

@@ -1,12 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# A fresh Debian 12 machine in a directory, for checks that must not see
-# what the host has installed (the host hides a missing install step).
+# A fresh Debian machine in a directory, for checks that must not see
+# what the host has installed (the host hides a missing install step), and
+# for the build roots of other releases (scripts/build-root.sh).
 #
 #   fresh-root.sh prepare         install debootstrap on the host if missing
-#   fresh-root.sh create DIR      debootstrap --variant=minbase bookworm DIR,
-#                                 with the host's archive and apt settings
+#   fresh-root.sh create DIR [SUITE]
+#                                 debootstrap --variant=minbase SUITE DIR
+#                                 (default bookworm), with the host's
+#                                 archive and apt settings
 #   fresh-root.sh run DIR CMD...  CMD as root in DIR (chroot), with a clean
 #                                 environment and /proc, /sys, /dev mounted
 #                                 for the command's lifetime only
@@ -14,10 +17,14 @@
 #   fresh-root.sh host-state      one digest of the host's packages, /boot
 #                                 and /lib/modules, to show they did not change
 #
-# The root reaches the archive exactly as the host does: the mirror comes
+# The root reaches the archive exactly as the host does: the mirrors come
 # from the host's apt sources, and the host's Acquire:: settings (proxies,
-# snapshot validity) are copied.  Nothing is installed on the host except
-# debootstrap itself, when it is missing.
+# snapshot validity) are copied.  A root of the host's own release gets
+# the host's sources as they are; a root of another release gets that
+# release's suites (SUITE, -updates, -security and, for a release that
+# has them, -backports, which apt installs from only when asked) on the
+# same mirrors.  Nothing is installed on the host except debootstrap
+# itself, when it is missing.
 set -eu
 
 die() {
@@ -29,17 +36,48 @@ SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO=sudo
 MARK=.cpurng-fresh-root
 
-# The URI of the host's bookworm main archive, from deb822 .sources files
-# or from one-line sources.list entries.
+# The host's release (bookworm, trixie).
+host_suite() {
+	. /etc/os-release
+	echo "$VERSION_CODENAME"
+}
+
+# The URI of the host's Debian archive (SECURITY=1: of its security
+# archive), from deb822 .sources files or one-line sources.list entries.
 host_mirror() {
+	want=${SECURITY:-0}
 	for f in /etc/apt/sources.list.d/*.sources; do
 		[ -f "$f" ] || continue
-		awk '/^$/ { if (s ~ /(^| )bookworm( |$)/ && u) { print u; exit } s = ""; u = "" }
-		     /^URIs:/ { u = $2 } /^Suites:/ { s = $0 }
-		     END { if (s ~ /(^| )bookworm( |$)/ && u) print u }' "$f"
+		awk -v want="$want" '
+		     function out() { if (u ~ /debian/ && s ~ / / && (s ~ /-security( |$)/) == want) { print u; u = ""; exit } s = ""; u = "" }
+		     /^$/ { out() } /^URIs:/ { u = $2 } /^Suites:/ { s = $0 " " }
+		     END { out() }' "$f"
 	done
 	cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-		awk '$1 == "deb" && $3 == "bookworm" { print $2 }'
+		awk -v want="$want" '$1 == "deb" && ($3 ~ /-security$/) == want && $2 ~ /debian/ { print $2 }'
+}
+
+# deb822 sources of SUITE on the host's mirrors.
+suite_sources() {
+	suite=$1
+	mirror=$2
+	security=$3
+	extra=
+	# Backports exist for stable releases; bookworm's are not needed here.
+	[ "$suite" = bookworm ] || extra=" $suite-backports"
+	cat <<EOS
+Types: deb
+URIs: $mirror
+Suites: $suite $suite-updates$extra
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: $security
+Suites: $suite-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOS
 }
 
 # Undo every mount under DIR, deepest first.
@@ -60,22 +98,29 @@ cmd_prepare() {
 
 cmd_create() {
 	dir=$1
+	suite=${2:-bookworm}
 	[ ! -e "$dir" ] || die "$dir exists; remove it first (fresh-root.sh remove $dir)"
 	cmd_prepare
 	mirror=$(host_mirror | head -n 1)
-	[ -n "$mirror" ] || die "no bookworm archive in the host's apt sources"
-	echo "fresh-root: debootstrap --variant=minbase bookworm $dir $mirror" >&2
+	[ -n "$mirror" ] || die "no Debian archive in the host's apt sources"
+	echo "fresh-root: debootstrap --variant=minbase $suite $dir $mirror" >&2
 	# The mark that lets "remove" delete this directory and no other.
 	$SUDO mkdir -p "$dir"
-	$SUDO touch "$dir/$MARK"
-	$SUDO debootstrap --variant=minbase bookworm "$dir" "$mirror" >"$dir.debootstrap.log" 2>&1 ||
+	echo "$suite" | $SUDO tee "$dir/$MARK" >/dev/null
+	$SUDO debootstrap --variant=minbase "$suite" "$dir" "$mirror" >"$dir.debootstrap.log" 2>&1 ||
 		{ tail -n 20 "$dir.debootstrap.log" >&2; die "debootstrap failed (log: $dir.debootstrap.log)"; }
 	# The archive as the host sees it: sources, and only the settings that
 	# say how to fetch (the host's other apt.conf.d hooks are its own).
 	$SUDO rm -f "$dir/etc/apt/sources.list"
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*; do
-		[ -f "$f" ] && $SUDO cp "$f" "$dir$f"
-	done
+	if [ "$suite" = "$(host_suite)" ]; then
+		for f in /etc/apt/sources.list /etc/apt/sources.list.d/*; do
+			[ -f "$f" ] && $SUDO cp "$f" "$dir$f"
+		done
+	else
+		security=$(SECURITY=1 host_mirror | head -n 1)
+		suite_sources "$suite" "$mirror" "${security:-${mirror%/debian}/debian-security}" |
+			$SUDO tee "$dir/etc/apt/sources.list.d/debian.sources" >/dev/null
+	fi
 	for f in /etc/apt/apt.conf.d/*; do
 		grep -qs '^[[:space:]]*Acquire::' "$f" && $SUDO cp "$f" "$dir$f"
 	done
@@ -124,10 +169,10 @@ cmd_host_state() {
 action=${1:-}
 [ "$action" = prepare ] && { cmd_prepare; exit 0; }
 [ "$action" = host-state ] && { cmd_host_state; exit 0; }
-[ $# -ge 2 ] || die "usage: fresh-root.sh prepare | create|run|remove DIR [CMD...]"
+[ $# -ge 2 ] || die "usage: fresh-root.sh prepare | create DIR [SUITE] | run DIR CMD... | remove DIR"
 shift
 case $action in
-create) cmd_create "$1" ;;
+create) cmd_create "$@" ;;
 run) cmd_run "$@" ;;
 remove) cmd_remove "$1" ;;
 *) die "unknown action $action (create, run or remove)" ;;

@@ -77,7 +77,7 @@ endif
 # with a key they do not have, and prints OpenSSL errors for every module.
 # Ours are stripped of debug info as Kbuild's INSTALL_MOD_STRIP=1 and DKMS
 # do, and compressed as the kernel's own (6.12: xz); depmod is run after.
-MOD_XZ = $(shell grep -qs '^CONFIG_MODULE_COMPRESS_XZ=y' $(KDIR)/include/config/auto.conf && echo y)
+MOD_XZ = $(shell grep -qs '^CONFIG_MODULE_COMPRESS_XZ=y' $(KROOT)$(KDIR)/include/config/auto.conf && echo y)
 MOD_INSTALL_DIR = $(DESTDIR)/lib/modules/$(KVER)/$(MOD_SUBDIR)
 install-modules:
 	install -d $(MOD_INSTALL_DIR)

@@ -8,7 +8,9 @@ Layout of the guest:
   /lib/modules/<kver>/extra/   our modules (release or testing build)
   /stock/                      Debian modules that must never autoload
                                (jitterentropy_rng: it would take the name);
-                               tests load them by path on purpose
+                               tests load them by path on purpose, after
+                               the modules NAME.deps lists (7.x's needs
+                               libsha3), which are in the module tree
   /usr/bin, /lib...            kcapi tools and guest programs, with the
                                shared libraries ldd reports
   /kselftest/                  kselftest install tree: run_kselftest.sh,
@@ -24,11 +26,17 @@ import tempfile
 from pathlib import Path
 
 # Debian modules the tests need, by module name; dependencies are added
-# from modules.dep.
+# from modules.dep.  Every kernel has these (as modules or built in):
 STOCK_MODULES = [
     'af_alg', 'algif_rng', 'algif_hash', 'algif_skcipher', 'crypto_user',
-    'sha3_generic', 'sha512_generic', 'ctr', 'drbg', 'aesni_intel',
-    'ansi_cprng', 'virtio_blk', 'virtio_pci',
+    'ctr', 'virtio_blk', 'virtio_pci',
+]
+# and these where the kernel builds them; the tests that use one skip,
+# saying why, where it is missing (7.x builds no stock DRBG and no
+# ansi_cprng, and calls its generic SHA-3 module sha3).
+OPTIONAL_MODULES = [
+    'sha3_generic', 'sha3', 'sha512_generic', 'drbg', 'aesni_intel',
+    'ansi_cprng',
 ]
 # Kept out of the module tree so that no request_module() can load them.
 QUARANTINED_MODULES = ['jitterentropy_rng']
@@ -46,14 +54,19 @@ GUEST_FILES = [
 ]
 
 
+def _name_of(path):
+    """Module name of a module file: kernel/lib/crypto/libsha3.ko.xz ->
+    libsha3 (dashes as underscores, as the kernel names modules)."""
+    return os.path.basename(path).split('.ko')[0].replace('-', '_')
+
+
 def _module_index(kmoddir):
     """Map module name -> (relative path, [dependency paths])."""
     index = {}
     with open(os.path.join(kmoddir, 'modules.dep')) as f:
         for line in f:
             path, _, deps = line.partition(':')
-            name = os.path.basename(path).split('.ko')[0].replace('-', '_')
-            index[name] = (path, deps.split())
+            index[_name_of(path)] = (path, deps.split())
     return index
 
 
@@ -82,7 +95,13 @@ def _copy_module(kmoddir, rel, dest):
 def _stock_modules(root, kver, kmoddir):
     index = _module_index(kmoddir)
     builtin = builtin_names(kmoddir)
-    want, seen = list(STOCK_MODULES), set()
+    want = list(STOCK_MODULES) + [m for m in OPTIONAL_MODULES if m in index]
+    # A quarantined module's dependencies go into the module tree, so
+    # that modprobe finds them before the module is loaded by path.
+    for name in QUARANTINED_MODULES:
+        if name in index:
+            want += [_name_of(d) for d in index[name][1]]
+    seen = set()
     while want:
         name = want.pop()
         if name in seen:
@@ -95,12 +114,14 @@ def _stock_modules(root, kver, kmoddir):
         rel, deps = index[name]
         _copy_module(kmoddir, rel, root / 'lib/modules' / kver / rel)
         for d in deps:
-            want.append(os.path.basename(d).split('.ko')[0].replace('-', '_'))
+            want.append(_name_of(d))
     for name in QUARANTINED_MODULES:
         if name not in index:
             continue    # built in, or not built: nothing can autoload it
-        rel, _ = index[name]
+        rel, deps = index[name]
         _copy_module(kmoddir, rel, root / 'stock' / os.path.basename(rel))
+        (root / 'stock' / f'{name}.deps').write_text(
+            ''.join(f'{_name_of(d)}\n' for d in deps))
     for f in ('modules.order', 'modules.builtin', 'modules.builtin.modinfo'):
         src = os.path.join(kmoddir, f)
         if os.path.exists(src):

@@ -106,7 +106,8 @@ class Group:
     qemu: str = DEFAULT_QEMU
     timeout: int = 600
     expect_panic: str = ''
-    suite: str = 'check'
+    # The suites it belongs to ("suite = check core": both).
+    suites: tuple = ('check',)
     variant: str = 'testing'
     memory: str = '1024'
     disk: int = 0       # MiB of virtio disk; the guest leaves a tar there
@@ -119,6 +120,9 @@ class Group:
     alone: bool = False
     # Runs only on kernels that build this module in (skipped elsewhere).
     needs_builtin: str = ''
+    # Runs only on kernels whose configuration sets this option to y
+    # (PREEMPT_RT), and is skipped elsewhere.
+    needs_config: str = ''
     # Boots without the kernel's initcall_blacklist of the built-in stock
     # jitter RNG, to test what happens when it holds the name.
     stock_jitter_builtin: bool = False
@@ -150,10 +154,14 @@ def load_group(path):
             settings[key.strip()] = value.strip()
     g = Group(name=os.path.basename(path)[:-len('.group')],
               cases=settings.get('cases', '').split())
-    for key in ('description', 'cmdline', 'qemu', 'expect_panic', 'suite',
-                'variant', 'memory', 'kernel', 'needs_builtin'):
+    for key in ('description', 'cmdline', 'qemu', 'expect_panic',
+                'variant', 'memory', 'kernel', 'needs_builtin', 'needs_config'):
         if key in settings:
             setattr(g, key, settings[key])
+    if 'suite' in settings:
+        g.suites = tuple(settings['suite'].split())
+        if not g.suites:
+            raise ValueError(f'{path}: suite names no suite')
     for key in ('alone', 'stock_jitter_builtin'):
         if key in settings:
             if settings[key] not in ('yes', 'no'):
