@@ -110,13 +110,41 @@ static const char *module_for(const char *name)
 	return NULL;
 }
 
+/*
+ * Linux 7.3's AF_ALG restriction (/proc/sys/crypto/af_alg_restrict):
+ * 0 none, 1 (the default) only allowlisted algorithms, and no RNG is on
+ * the list, 2 AF_ALG off; -1 where the kernel has no such setting.
+ */
+static int af_alg_restriction(void)
+{
+	FILE *f = fopen("/proc/sys/crypto/af_alg_restrict", "r");
+	int level = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &level) != 1)
+		level = -1;
+	fclose(f);
+	return level;
+}
+
 /* Explain a failure to open the RNG, with the command that fixes it. */
 static void explain_open_error(const char *name, int err)
 {
 	const char *mod = module_for(name);
+	int restrict_level = af_alg_restriction();
 
 	fprintf(stderr, "cpurng-read: cannot open %s: %s\n", name,
 		strerror(-err));
+	if (restrict_level == 2 ||
+	    (restrict_level == 1 && err == -ENOENT && proc_crypto_has(name) == 1)) {
+		fprintf(stderr, "%s%d%s\n%s\n%s\n",
+			"  this kernel restricts AF_ALG (/proc/sys/crypto/af_alg_restrict is ",
+			restrict_level, "):",
+			"  it serves no RNG unless an administrator lifts that with",
+			"  sysctl -w crypto.af_alg_restrict=0 (see the kernel's sysctl/crypto.rst)");
+		return;
+	}
 	if (err == -EOPNOTSUPP || err == -EAFNOSUPPORT) {
 		fprintf(stderr, "  AF_ALG is not available: modprobe af_alg algif_rng\n");
 		return;

@@ -28,6 +28,19 @@ mount -t tmpfs tmpfs /tmp
 chmod 1777 /tmp
 # The kernel's request_module() runs /sbin/modprobe (busybox's).
 echo /sbin/modprobe > /proc/sys/kernel/modprobe
+# Linux 7.3 restricts AF_ALG by default (crypto.af_alg_restrict = 1, a
+# sysctl of the af_alg module): no RNG is on its allowlist, so every AF_ALG
+# bind of one fails with ENOENT.  The test groups and the shell read our
+# drivers through AF_ALG too, so they lift the restriction, as an
+# administrator who wants AF_ALG must; the boot's default is kept in
+# /tmp/af_alg_restrict.default for the cases that test it.  The demo
+# shows the default and lifts it itself.
+afalg_unrestrict() {
+	modprobe af_alg 2>/dev/null
+	[ -w /proc/sys/crypto/af_alg_restrict ] || return 0
+	cat /proc/sys/crypto/af_alg_restrict > /tmp/af_alg_restrict.default
+	echo 0 > /proc/sys/crypto/af_alg_restrict
+}
 
 out=/dev/ttyS1
 stty -F $out raw -echo 2>/dev/null
@@ -35,6 +48,7 @@ group=${cpurng_group:-}
 
 case "$group" in
 shell)
+	afalg_unrestrict
 	modprobe -a af_alg algif_rng crypto_user cpurng_jitter cpurng_collector
 	echo "cpurng VM shell: our modules are loaded (lsmod); try kcapi-rng -n jitterentropy_rng -b 32 --hex"
 	echo "status in /sys/kernel/cpurng_jitter, tests in /tests; 'poweroff -f' to leave"
@@ -61,6 +75,7 @@ demo)
 	;;
 esac
 
+afalg_unrestrict
 conf=/tests/groups/$group.group
 setting() {
 	sed -n "s/^$1[[:space:]]*=[[:space:]]*//p" "$conf" | tail -n 1

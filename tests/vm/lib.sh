@@ -95,6 +95,24 @@ builtin_module() {
 	grep -q "/$1\.ko" /lib/modules/$(uname -r)/modules.builtin 2>/dev/null
 }
 
+# module_available <name>: the running kernel has it, as a module or built
+# in (7.x builds no stock drbg and no ansi_cprng).
+module_available() {
+	builtin_module "$1" || grep -q "/$1\.ko" /lib/modules/$(uname -r)/modules.dep
+}
+
+# The reason a case gives for skipping what needs the kernel's own DRBG.
+NO_STOCK_DRBG="$(uname -r) has no stock DRBG (Linux 7.2 dropped all but HMAC-SHA512, Debian's 7.x builds none)"
+
+# stock_deps <name>: load what /stock/<name>.ko needs before it is loaded
+# by path (7.x's jitterentropy_rng needs the SHA-3 library, libsha3).
+stock_deps() {
+	[ -f /stock/$1.deps ] || return 0
+	for d in $(cat /stock/$1.deps); do
+		modprobe $d || return 1
+	done
+}
+
 # module_present <name>: loaded as a module, or built in.
 module_present() {
 	grep -q "^$1 " /proc/modules || builtin_module "$1"
@@ -124,6 +142,21 @@ kconsumer() {
 
 field() {
 	echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
+}
+
+# default_get <bytes>: kconsumer default-get, with the driver that served.
+# Linux 7.1 and later no longer show it (driver=unexposed); then it is the
+# one of our DRBG instances that the request created or advanced, or
+# "other" if none did.
+default_get() {
+	_before=$(dstat instances 2>/dev/null)
+	_r=$(kconsumer default-get $1)
+	if [ "$(field driver "$_r")" = unexposed ]; then
+		_d=$(dstat instances 2>/dev/null | grep -vxF "$_before" |
+			awk '$1 ~ /^[0-9]+$/ { print $2 }' | head -n 1)
+		_r=$(echo "$_r" | sed "s/driver=unexposed/driver=${_d:-other}/")
+	fi
+	echo "$_r"
 }
 
 # sysfs value of the collector's status.
