@@ -225,13 +225,15 @@ $(BUILD)/tools/cpurng-ea: $(SRC)/tools/cpurng-ea.c $(EA_SRCS) $(SRC)/tools/ea/ea
 # Debian's packages, then the kernels this make needs: their build roots
 # with their headers, their images unpacked, and what each label points to
 # today written to KERNELS_MK for the sub-make to read.
+# Labels prepared earlier stay in it.
+empty :=
+space := $(empty) $(empty)
 deps:
 	@$(DEPS)
-ifneq ($(NEEDED_KERNELS),)
-	@mkdir -p $(BUILD)
-	@$(DEBIAN_KERNELS_SH) prepare $(NEEDED_KERNELS) > $(KERNELS_MK).new
-	@mv $(KERNELS_MK).new $(KERNELS_MK)
-endif
+	@$(if $(NEEDED_KERNELS),mkdir -p $(BUILD) && { \
+		grep -sv -E '^K[A-Z]+_($(subst $(space),|,$(strip $(foreach k,$(NEEDED_KERNELS),$(call ksuffix,$(k)))))) :=' $(KERNELS_MK); \
+		$(DEBIAN_KERNELS_SH) prepare $(NEEDED_KERNELS); } > $(KERNELS_MK).new && \
+		mv $(KERNELS_MK).new $(KERNELS_MK),:)
 
 # What building Debian packages adds (dpkg-dev, debhelper, dh-dkms, lintian).
 deps-packaging:
@@ -338,6 +340,10 @@ $(BUILD)/host/bench_%: $(SRC)/tests/host/bench_%.c $(TEST_HEADERS)
 PACKAGED_TARGETS := check check-debug check-group bench evidence run shell lint
 $(PACKAGED_TARGETS): deps
 	@$(MAKE) --no-print-directory do-$@
+# Those that build for KERNEL alone prepare only its build root; the debug
+# lane builds for kernels of its own.
+run shell lint evidence: NEEDED_KERNELS = $(if $(filter command line environment,$(origin KDIR)),,$(KERNEL))
+check-debug: NEEDED_KERNELS =
 
 # Debian's other kernels (Debian 12's 6.12, Debian 13's cloud and rt
 # flavours, trixie-backports' newest in its three flavours), or the one
@@ -346,6 +352,7 @@ $(PACKAGED_TARGETS): deps
 # collector; on PREEMPT_RT kernels also the RT load group).
 CORE_KERNELS = $(if $(filter command line environment,$(origin KERNEL)),$(KERNEL),$(filter-out $(KERNELS),$(LABELS)))
 check-kernels: CHECK_KERNELS = $(CORE_KERNELS)
+check-kernels: NEEDED_KERNELS = $(CORE_KERNELS)
 check-kernels: deps
 	@$(MAKE) --no-print-directory do-check-kernels CHECK_KERNELS='$(CHECK_KERNELS)'
 

@@ -11,8 +11,9 @@
 #                                 (default bookworm), with the host's
 #                                 archive and apt settings
 #   fresh-root.sh run DIR CMD...  CMD as root in DIR (chroot), with a clean
-#                                 environment and /proc, /sys, /dev mounted
-#                                 for the command's lifetime only
+#                                 environment, DIR bind-mounted on itself
+#                                 and /proc, /sys, /dev mounted, for the
+#                                 command's lifetime only
 #   fresh-root.sh remove DIR      unmount what is left and delete DIR
 #   fresh-root.sh host-state      one digest of the host's packages, /boot
 #                                 and /lib/modules, to show they did not change
@@ -80,13 +81,21 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOS
 }
 
-# Undo every mount under DIR, deepest first.
+# Undo every mount under DIR, deepest first.  A path can be listed more
+# than once (a mount hidden under another); unmounting the one on top can
+# make the one below unreachable by that path until its parent goes, so
+# go round until nothing is left.
 unmount_all() {
 	root=$(realpath "$1")
-	awk -v r="$root" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/mounts |
-		sort -r | while read -r m; do
-			$SUDO umount -l "$m" || die "cannot unmount $m"
+	for round in 1 2 3 4 5 6 7 8; do
+		mounts=$(awk -v r="$root" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/mounts |
+			sort -r)
+		[ -n "$mounts" ] || return 0
+		for m in $mounts; do
+			$SUDO umount -l "$m" 2>/dev/null || true
 		done
+	done
+	die "cannot unmount everything under $root"
 }
 
 cmd_prepare() {
@@ -136,6 +145,11 @@ cmd_run() {
 	[ -e "$dir/$MARK" ] && [ -x "$dir/bin/sh" ] ||
 		die "$dir is not a root made by fresh-root.sh create"
 	trap 'unmount_all "$dir"' EXIT INT TERM
+	# The root a mount point of its own: a command in it can then make a
+	# private mount namespace (unshare, as scripts/build-root.sh does),
+	# which needs "/" to be a mount point.
+	$SUDO mount --bind "$dir" "$dir"
+	$SUDO mount --make-private "$dir"
 	$SUDO mount -t proc proc "$dir/proc"
 	$SUDO mount -t sysfs sysfs "$dir/sys"
 	# /dev with its /dev/pts (apt logs through a pty); a slave, so that
