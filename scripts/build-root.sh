@@ -46,8 +46,11 @@ log() {
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO=sudo
 
+# Roots made by an older recipe are remade: bump when make_root changes.
+ROOT_FORMAT=2
+
 root_of() {
-	key=$(echo "$1 $BASE_PACKAGES" | sha256sum | cut -c1-8)
+	key=$(echo "$1 $BASE_PACKAGES $ROOT_FORMAT" | sha256sum | cut -c1-8)
 	echo "$CACHE/$1-$key"
 }
 

@@ -85,9 +85,16 @@ if [ -n "$missing" ]; then
 	SUDO=""
 	[ "$(id -u)" -ne 0 ] && SUDO=sudo
 	export DEBIAN_FRONTEND=noninteractive
-	# A fresh machine may have no package lists yet.
-	if ! $SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null; then
-		$SUDO apt-get update -q >/dev/null
-		$SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
+	log=$(mktemp)
+	# A fresh machine may have no package lists yet.  apt's output is shown
+	# only when the installation fails.
+	if ! $SUDO apt-get install -y -q --no-install-recommends $missing >"$log" 2>&1 &&
+	   ! { $SUDO apt-get update -q && $SUDO apt-get install -y -q \
+		--no-install-recommends $missing; } >>"$log" 2>&1; then
+		tail -n 30 "$log" >&2
+		rm -f "$log"
+		echo "deps: installing$missing failed" >&2
+		exit 1
 	fi
+	rm -f "$log"
 fi

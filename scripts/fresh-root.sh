@@ -19,8 +19,8 @@
 #                                 and /lib/modules, to show they did not change
 #
 # The root reaches the archive exactly as the host does: the mirrors come
-# from the host's apt sources, and the host's Acquire:: settings (proxies,
-# snapshot validity) are copied.  A root of the host's own release gets
+# from the host's apt sources, and the host's Acquire:: settings for
+# fetching (proxies, snapshot validity, retries) are copied.  A root of the host's own release gets
 # the host's sources as they are; a root of another release gets that
 # release's suites (SUITE, -updates, -security and, for a release that
 # has them, -backports, which apt installs from only when asked) on the
@@ -119,7 +119,7 @@ cmd_create() {
 	$SUDO debootstrap --variant=minbase "$suite" "$dir" "$mirror" >"$dir.debootstrap.log" 2>&1 ||
 		{ tail -n 20 "$dir.debootstrap.log" >&2; die "debootstrap failed (log: $dir.debootstrap.log)"; }
 	# The archive as the host sees it: sources, and only the settings that
-	# say how to fetch (the host's other apt.conf.d hooks are its own).
+	# say how to fetch (the host's other apt.conf.d files are its own).
 	$SUDO rm -f "$dir/etc/apt/sources.list"
 	if [ "$suite" = "$(host_suite)" ]; then
 		for f in /etc/apt/sources.list /etc/apt/sources.list.d/*; do
@@ -130,9 +130,11 @@ cmd_create() {
 		suite_sources "$suite" "$mirror" "${security:-${mirror%/debian}/debian-security}" |
 			$SUDO tee "$dir/etc/apt/sources.list.d/debian.sources" >/dev/null
 	fi
-	for f in /etc/apt/apt.conf.d/*; do
-		grep -qs '^[[:space:]]*Acquire::' "$f" && $SUDO cp "$f" "$dir$f"
-	done
+	# How the host fetches (proxies, a snapshot archive's validity), in a
+	# file of our own: copying the host's files themselves would clash
+	# with the conffiles of packages the root installs (appstream's).
+	apt-config dump | grep -E '^Acquire::(Check-Valid-Until|Check-Date|Retries|https?|ftp)( |::)' |
+		$SUDO tee "$dir/etc/apt/apt.conf.d/00cpurng-host-acquire" >/dev/null || true
 	# No daemon a package installs may start in the root (policy-rc.d(8)).
 	printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$dir/usr/sbin/policy-rc.d" >/dev/null
 	$SUDO chmod 755 "$dir/usr/sbin/policy-rc.d"

@@ -122,7 +122,7 @@ else
 		install -D -m 0755 "$SRC/tests/package/9p-root-hook" "$ROOT$NINEP_HOOK" &&
 		logged deps sh -c 'export DEBIAN_FRONTEND=noninteractive
 			apt-get update -q && apt-get install -y -q --no-install-recommends make &&
-			make -C /root/cpurng deps' || rc=$?
+			/root/cpurng/scripts/deps.sh' || rc=$?
 fi
 echo "# commit $commit; root ready in $(elapsed $start) s"
 [ $rc = 0 ] || { result fail root_ready; finish; }
