@@ -109,7 +109,7 @@ def grub_snippet_without_cpurng():
     p = subprocess.run(['sh', '-c', 'GRUB_CMDLINE_LINUX="quiet"; . "$1"; echo "$GRUB_CMDLINE_LINUX"',
                         'sh', os.path.join(SRC, 'config/grub.cfg')],
                        capture_output=True, text=True)
-    installed = any(os.path.exists(f) for f in ('/lib/modprobe.d/cpurng.conf',
+    installed = any(os.path.exists(f) for f in ('/usr/lib/modprobe.d/cpurng.conf',
                                                  '/etc/modprobe.d/cpurng.conf'))
     want = 'quiet initcall_blacklist=jent_mod_init' if installed else 'quiet'
     report(p.stdout.strip() == want, 'grub_snippet_adds_the_parameter_only_with_cpurng_installed',
