@@ -284,8 +284,11 @@ def cmd_check(args):
     os.makedirs(out, exist_ok=True)
 
     default_modules = args.build
+    # The default kernel only where a group boots it (the builtin groups
+    # name their own).
     kernels = [load_kernel(label, default_modules) for label in args.kernel] \
-        or [load_kernel('', default_modules)]
+        or ([load_kernel('', default_modules)]
+            if any(not g.kernel for g in groups) else [])
     extra_kernels = {}
 
     def named(label):
