@@ -134,7 +134,7 @@ cmd_create() {
 	# file of our own: copying the host's files themselves would clash
 	# with the conffiles of packages the root installs (appstream's).
 	apt-config dump | grep -E '^Acquire::(Check-Valid-Until|Check-Date|Retries|https?|ftp)( |::)' |
-		$SUDO tee "$dir/etc/apt/apt.conf.d/00cpurng-host-acquire" >/dev/null || true
+		$SUDO tee "$dir/etc/apt/apt.conf.d/00host-fetch" >/dev/null || true
 	# No daemon a package installs may start in the root (policy-rc.d(8)).
 	printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$dir/usr/sbin/policy-rc.d" >/dev/null
 	$SUDO chmod 755 "$dir/usr/sbin/policy-rc.d"
