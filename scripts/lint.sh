@@ -4,28 +4,30 @@
 # make lint: checkpatch, sparse and kernel-doc over cpurng's code.
 #
 # checkpatch.pl and kernel-doc come from Debian's linux-source-6.1 package
-# (the tarball under /usr/src), unpacked once into a cache outside the
-# checkout.  Environment: KDIR (kernel headers), BUILD (build directory).
+# (the tarball under /usr/src; on Debian 13, which has no 6.1,
+# linux-source-6.12), unpacked once into a cache outside the checkout.
+# Environment: KDIR (kernel headers), BUILD (build directory).
 set -eu
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$SRC/build}
-CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/cpurng/lint-scripts
-TARBALL=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
+TARBALL=$(ls /usr/src/linux-source-6.1.tar.* /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -n 1)
+TOP=$(basename "${TARBALL:-none}" | sed 's/\.tar\..*//')
+CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/cpurng/lint-scripts/$TOP
 
 fetch_scripts() {
 	[ -x "$CACHE/scripts/checkpatch.pl" ] && return 0
 	[ -n "$TARBALL" ] || {
-		echo "lint: linux-source-6.1 is not installed (make deps)" >&2
+		echo "lint: linux-source-6.1 (or -6.12) is not installed (make deps)" >&2
 		exit 1
 	}
 	echo "lint: unpacking checkpatch and kernel-doc from $TARBALL" >&2
 	mkdir -p "$CACHE"
 	tar -xf "$TARBALL" -C "$CACHE" --strip-components=1 \
-		linux-source-6.1/scripts/checkpatch.pl \
-		linux-source-6.1/scripts/spelling.txt \
-		linux-source-6.1/scripts/const_structs.checkpatch \
-		linux-source-6.1/scripts/kernel-doc
+		$TOP/scripts/checkpatch.pl \
+		$TOP/scripts/spelling.txt \
+		$TOP/scripts/const_structs.checkpatch \
+		$TOP/scripts/kernel-doc
 }
 
 fetch_scripts
