@@ -47,11 +47,11 @@ log() {
 
 # The packages of KVER's image: linux-image-KVER and, where Debian splits
 # it (7.x: linux-binary-, linux-modules-, linux-base-), its parts, all of
-# them named after KVER.  $1: a command that runs apt-cache.
+# them named after KVER, in the build root of SUITE.
 image_packages() {
-	run=$1
+	suite=$1
 	kver=$2
-	$run apt-cache depends --recurse --no-recommends --no-suggests \
+	"$BR" run "$suite" -- apt-cache depends --recurse --no-recommends --no-suggests \
 		--no-conflicts --no-breaks --no-replaces --no-enhances \
 		"linux-image-$kver" 2>/dev/null |
 		sed -n "s/^\(linux-[a-z]*-$(echo "$kver" | sed 's/[.]/\\./g')\)\$/\1/p" |
@@ -94,7 +94,7 @@ unpack() {
 }
 
 # The cache entry of KVER holds VERSION, or is (re)made by running
-# "$fetch DIR" (which downloads the packages into DIR).
+# "$fetch" in a new directory (which downloads the packages there).
 ensure_image() {
 	kver=$1
 	version=$2
@@ -112,7 +112,6 @@ ensure_image() {
 			unpack "$dir" "$debs" "$kver" "$version"
 		fi
 	) 9>"$CACHE/.$kver.lock"
-	echo "$dir"
 }
 
 label_suite() {
@@ -152,9 +151,10 @@ cmd_prepare() {
 	for label in "$@"; do
 		echo " $LABELS " | grep -q " $label " || die "unknown kernel $label (known: $LABELS)"
 	done
+	# Each release's build root made (or refreshed) first.
 	suites=$(for label in "$@"; do label_suite "$label"; done | sort -u)
 	for suite in $suites; do
-		root=$("$BR" path "$suite")
+		"$BR" path "$suite" >/dev/null
 	done
 	kvers=
 	for label in "$@"; do
@@ -175,11 +175,10 @@ cmd_prepare() {
 		suite=$(label_suite "$label")
 		root=$("$BR" path "$suite")
 		version=$("$BR" run "$suite" -- dpkg-query -W -f='${Version}' "linux-headers-$kver")
-		pkgs=$(image_packages "$BR run $suite --" "$kver")
+		pkgs=$(image_packages "$suite" "$kver")
 		[ -n "$pkgs" ] || die "no image packages for $kver"
-		dir=$(ensure_image "$kver" "$version" \
-			"$BR run $suite -- apt-get download -q -o APT::Sandbox::User=root $(for p in $pkgs; do printf '%s=%s ' "$p" "$version"; done)")
-		[ "$dir" = "$CACHE/$kver" ] || die "$kver unpacked into $dir, not $CACHE/$kver"
+		ensure_image "$kver" "$version" \
+			"$BR run $suite -- apt-get download -q -o APT::Sandbox::User=root $(for p in $pkgs; do printf '%s=%s ' "$p" "$version"; done)"
 		s=$(echo "$label" | tr 'a-z.-' 'A-Z__')
 		echo "KVER_$s := $kver"
 		echo "KROOT_$s := $root"

@@ -128,6 +128,17 @@ static void cpurng_test_report(const char *driver, int ret, const u8 *buf,
 		  "\n");
 }
 
+/* A zeroed buffer of <bytes> (1 to CPURNG_TEST_GET_MAX) for a get command. */
+static u8 *cpurng_test_get_buf(const char *nbytes, unsigned int *len)
+{
+	u8 *buf;
+
+	if (kstrtouint(nbytes, 0, len) || !*len || *len > CPURNG_TEST_GET_MAX)
+		return ERR_PTR(-EINVAL);
+	buf = kzalloc(*len, GFP_KERNEL);
+	return buf ?: ERR_PTR(-ENOMEM);
+}
+
 static int cpurng_test_get(const char *alg, const char *nbytes, bool reset)
 {
 	struct crypto_rng *rng;
@@ -135,11 +146,9 @@ static int cpurng_test_get(const char *alg, const char *nbytes, bool reset)
 	u8 *buf;
 	int ret;
 
-	if (kstrtouint(nbytes, 0, &len) || !len || len > CPURNG_TEST_GET_MAX)
-		return -EINVAL;
-	buf = kzalloc(len, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
+	buf = cpurng_test_get_buf(nbytes, &len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
 	rng = crypto_alloc_rng(alg, 0, 0);
 	if (IS_ERR(rng)) {
 		cpurng_test_report("none", PTR_ERR(rng), NULL, 0);
@@ -192,12 +201,11 @@ static int cpurng_test_held_get(const char *slot, const char *nbytes)
 	u8 *buf;
 	int ret;
 
-	if (!held || !*held || kstrtouint(nbytes, 0, &len) || !len ||
-	    len > CPURNG_TEST_GET_MAX)
+	if (!held || !*held)
 		return -EINVAL;
-	buf = kzalloc(len, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
+	buf = cpurng_test_get_buf(nbytes, &len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
 	ret = crypto_rng_get_bytes(*held, buf, len);
 	cpurng_test_report(cpurng_test_driver(*held), ret, buf, len);
 	kfree_sensitive(buf);
@@ -222,11 +230,9 @@ static int cpurng_test_default_get(const char *nbytes)
 	u8 *buf;
 	int ret;
 
-	if (kstrtouint(nbytes, 0, &len) || !len || len > CPURNG_TEST_GET_MAX)
-		return -EINVAL;
-	buf = kzalloc(len, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
+	buf = cpurng_test_get_buf(nbytes, &len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
 	ret = cpurng_default_rng_get_bytes(buf, len, driver, sizeof(driver));
 	cpurng_test_report(*driver ? driver : "unexposed", ret, buf, len);
 	kfree_sensitive(buf);
@@ -240,11 +246,9 @@ static int cpurng_test_stdrng_get(const char *nbytes)
 	u8 *buf;
 	int ret;
 
-	if (kstrtouint(nbytes, 0, &len) || !len || len > CPURNG_TEST_GET_MAX)
-		return -EINVAL;
-	buf = kzalloc(len, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
+	buf = cpurng_test_get_buf(nbytes, &len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
 	ret = cpurng_stdrng_get_bytes(buf, len);
 	scnprintf(cpurng_test_result, CPURNG_TEST_RESULT_MAX,
 		  "fips_enabled=%d ret=%d\n", fips_enabled, ret);
