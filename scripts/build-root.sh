@@ -73,6 +73,7 @@ make_root() {
 			[ -d "$old" ] && [ "$old" != "$dir" ] || continue
 			log "removing the stale root $old"
 			"$FR" remove "$old"
+			rm -f "$old.log" "$old.lock"
 		done
 		"$FR" remove "$dir"
 		start=$(date +%s)
