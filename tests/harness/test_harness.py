@@ -14,7 +14,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from ktap import count_lines  # noqa: E402
-from main import Job, Kernel, demo_problem, plan_jobs, run_jobs  # noqa: E402
+from main import (Job, Kernel, demo_problem, kernel_config, plan_jobs,  # noqa: E402
+                  run_job, run_jobs)
 from snapshot import clone_outputs, compare, parse_compare  # noqa: E402
 from vm import DEFAULT_QEMU, Group, analyse, load_group, load_groups  # noqa: E402
 
@@ -159,6 +160,37 @@ def group_names_its_kernel_and_variant():
                     'suite = builtin\n')
         g = load_group(path)
     return (g.kernel, g.variant, g.suites) == ('builtin', 'none', ('builtin',))
+
+
+@case
+def group_in_several_suites():
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, 'c.group')
+        with open(path, 'w') as f:
+            f.write('cases = x\nsuite = check core\n')
+        g = load_group(path)
+        with open(path, 'w') as f:
+            f.write('cases = x\n')
+        default = load_group(path)
+    return g.suites == ('check', 'core') and default.suites == ('check',)
+
+
+@case
+def group_needing_an_option_skips_with_the_reason_elsewhere():
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        moddir = os.path.join(d, 'modules')
+        os.makedirs(moddir)
+        with open(os.path.join(d, 'config'), 'w') as f:
+            f.write('CONFIG_PREEMPT_RT=y\n# CONFIG_KASAN is not set\nCONFIG_HZ=250\n')
+        config = kernel_config(moddir)
+    g = Group(name='rt', cases=['x'], needs_config='PREEMPT_RT')
+    plain = Kernel('13', 'i', 'm', '6.12.1-amd64', 'b')
+    skipped = run_job(Job(g, plain, 'rt', '/nonexistent'), 'initrd')
+    return (config == frozenset({'PREEMPT_RT'}) and
+            skipped.lines[-1] == 'ok 1 rt # SKIP 6.12.1-amd64 does not set CONFIG_PREEMPT_RT' and
+            skipped.counts.skipped == 1)
 
 
 ALLOC_SPLAT = ("[ 16.4] failnth_sweep: vmalloc error: size 104537, vm_struct allocation failed\n"
