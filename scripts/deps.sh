@@ -12,6 +12,8 @@ set -eu
 # gets no kernel package.  linux-source-6.12 gives the kselftest framework
 # and the debug lane's builtin kernel, linux-source-6.1 (Debian 12 only)
 # its debug kernel and checkpatch; debootstrap makes the build roots.
+# initramfs-tools: the host test of our initramfs hook runs it with
+# Debian's hook-functions (a host without a kernel package lacks them).
 . /etc/os-release
 case ${VERSION_CODENAME:-} in
 bookworm) KERNEL_SOURCES="linux-source-6.1 linux-source-6.12" ;;
@@ -45,6 +47,7 @@ bc
 libelf-dev
 openssl
 rsync
+initramfs-tools
 "
 
 # make deb and the packaged install on a fresh root (initramfs-tools
