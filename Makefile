@@ -174,6 +174,7 @@ KBUILD_TREE := Kbuild Kconfig crypto include tests/modules tests/kunit
 	host-tests $(PACKAGED_TARGETS) $(addprefix do-,$(PACKAGED_TARGETS)) \
 	check-kernels do-check-kernels \
 	check-debug-suites fresh-root-check package-check root-check lint-sparse-build \
+	mutation-check \
 	deps deps-packaging clean require-kdir
 
 all: modules tools
@@ -344,6 +345,12 @@ $(PACKAGED_TARGETS): deps
 # lane builds for kernels of its own.
 run shell lint evidence: NEEDED_KERNELS = $(if $(filter command line environment,$(origin KDIR)),,$(KERNEL))
 check-debug: NEEDED_KERNELS =
+
+# Each mutation of tests/mutations breaks what a check guards, in a
+# throw-away worktree of HEAD, and must make that check fail
+# (scripts/mutation-check.sh; MUTATIONS="name ..." picks some).
+mutation-check: deps
+	@$(SRC)/scripts/mutation-check.sh $(MUTATIONS)
 
 # Debian's other kernels (Debian 12's 6.12, Debian 13's cloud and rt
 # flavours, trixie-backports' newest in its three flavours), or the one

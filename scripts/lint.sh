@@ -73,6 +73,12 @@ if [ -n "$out" ]; then
 	status=1
 fi
 
+echo "== test rules"
+# Documentation/testing.rst, "Rules for checks": what a script can see.
+if ! python3 "$SRC/scripts/check-test-rules.py"; then
+	status=1
+fi
+
 echo "== rst"
 if ! python3 "$SRC/scripts/check-rst.py"; then
 	status=1

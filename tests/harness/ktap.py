@@ -7,7 +7,9 @@ case with subtests counts its subtests, a case without counts itself.  A
 case reported "not ok" whose subtests all passed (it crashed, timed out or
 exited non-zero after its last subtest) adds one failure of its own, and a
 plan that announced more results than arrived adds one failure per lost
-result.
+result.  That holds for a case that planned results and reported none,
+whatever its exit status: only a case reported skipped as a whole may end
+before its first result.
 """
 
 import re
@@ -85,7 +87,9 @@ def count(plan, results):
     """Leaf counts for one level, including lost results."""
     c = Counts()
     for r in results:
-        if r.children:
+        # A plan with no result under it is a case that ended early; it
+        # counts its lost results unless the case was skipped as a whole.
+        if r.children or (r.plan > 0 and not r.skipped):
             sub = count(r.plan, r.children)
             c.add(sub)
             if not r.ok and not sub.failed:

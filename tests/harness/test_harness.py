@@ -101,6 +101,87 @@ def failed_case_without_subtest_failure_counts():
     return counts(GROUP, results, CLEAN_CONSOLE).failed == 1
 
 
+def case_output(inner, verdict='ok 1 first'):
+    """GOOD_RESULTS with case "first" replaced by inner lines and a verdict."""
+    nested = ''.join(f'    {line}\n' for line in inner)
+    return GOOD_RESULTS.replace(
+        '    KTAP version 1\n    1..2\n    ok 1 a\n    ok 2 b\nok 1 first\n',
+        nested + verdict + '\n')
+
+
+@case
+def planned_results_none_reported_exit_zero_fails():
+    # The case planned 3, reported nothing and exited 0: 3 lost results.
+    c = counts(GROUP, case_output(['KTAP version 1', '1..3']), CLEAN_CONSOLE)
+    return c.failed == 3 and c.passed == 2
+
+
+@case
+def fewer_results_than_planned_exit_zero_fails():
+    c = counts(GROUP, case_output(['KTAP version 1', '1..3', 'ok 1 a']),
+               CLEAN_CONSOLE)
+    return c.failed == 2 and c.passed == 3
+
+
+@case
+def case_timed_out_after_some_results_fails():
+    c = counts(GROUP, case_output(['KTAP version 1', '1..3', 'ok 1 a'],
+                                  'not ok 1 first # TIMEOUT after 300s'),
+               CLEAN_CONSOLE)
+    return c.failed == 2
+
+
+@case
+def case_skipped_as_a_whole_after_its_plan_skips():
+    c = counts(GROUP, case_output(['KTAP version 1', '1..3', '# SKIP no rt'],
+                                  'ok 1 first # SKIP no rt'), CLEAN_CONSOLE)
+    return (c.passed, c.failed, c.skipped) == (2, 0, 2)
+
+
+def lib_sh_exit(script):
+    """Exit status of a case script run with the guest's lib.sh."""
+    import subprocess
+    lib = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       '..', 'vm', 'lib.sh')
+    return subprocess.run(['sh', '-c', f'. {lib}; {script}'],
+                          stdout=subprocess.DEVNULL).returncode
+
+
+@case
+def lib_sh_finish_fails_a_case_that_reported_fewer_than_planned():
+    return (lib_sh_exit('plan 2; ok a; finish') == 1 and
+            lib_sh_exit('plan 2; finish') == 1 and
+            lib_sh_exit('plan 1; ok a; ok b; finish') == 1 and
+            lib_sh_exit('ok a; finish') == 1 and
+            lib_sh_exit('plan 2; ok a; ok b; finish') == 0 and
+            lib_sh_exit('plan 2; skip a x; skip b y; finish') == 4)
+
+
+def rule_offences(text):
+    """Offences check-test-rules.py finds in a case with this text."""
+    import subprocess
+    import tempfile
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                          '..', '..', 'scripts', 'check-test-rules.py')
+    with tempfile.NamedTemporaryFile('w', suffix='_case') as f:
+        f.write(text)
+        f.flush()
+        out = subprocess.run([sys.executable, script, f.name],
+                             capture_output=True, text=True).stdout
+    return len(out.splitlines())
+
+
+@case
+def test_rules_refuse_hidden_errors_and_skips_after_actions():
+    return (rule_offences('check "x" eval "! rmmod m 2>/dev/null"\n') == 1 and
+            rule_offences('check "x" eval "f || true"\n') == 1 and
+            rule_offences('modprobe m x=1 ||\n\tskip_all "no x"\n') == 1 and
+            rule_offences('if ! reload x=1; then\n\tskip "y" "z"\nfi\n') == 1 and
+            rule_offences('if ! grep -q x /f; then\n\tskip "y" "z"\nfi\n') == 0 and
+            rule_offences('[ -f /p ] || skip_all "no p"\n') == 0 and
+            rule_offences('check "x" refused "Invalid argument" rmmod m\n') == 0)
+
+
 @case
 def expected_panic_with_our_message_passes():
     c = counts(PANIC_GROUP, PANIC_RESULTS, CLEAN_CONSOLE + OUR_PANIC)

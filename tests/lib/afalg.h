@@ -8,7 +8,10 @@
 #define CPURNG_TEST_AFALG_H
 
 #include <errno.h>
+#include <limits.h>
 #include <linux/if_alg.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -16,6 +19,20 @@
 #ifndef SOL_ALG
 #define SOL_ALG 279
 #endif
+
+/*
+ * Whether module @name is in the kernel (/sys/module/<name>: our modules
+ * have parameters, so the directory is there when built in, too).  A test
+ * may skip an algorithm only when its module is absent: a module that is
+ * loaded and still does not serve its name is a failure.
+ */
+static inline bool module_present(const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/module/%s", name);
+	return access(path, F_OK) == 0;
+}
 
 /* Bind a new tfm to @name; returns the tfm socket. */
 static inline int afalg_rng_bind(const char *name)

@@ -5,10 +5,12 @@
 # follow kselftest: 0 pass, 1 fail, 4 skip.
 
 _n=0
+_planned=
 _failed=0
 _skipped=0
 
 plan() {
+	_planned=$1
 	echo "KTAP version 1"
 	echo "1..$1"
 }
@@ -38,6 +40,25 @@ check() {
 	if "$@"; then ok "$_name"; else not_ok "$_name" "failed: $*"; fi
 }
 
+# refused <error text> <command...>: the command fails and its error
+# output names the expected reason (the strerror text of the errno), so a
+# refusal for another reason (a module not loaded, a missing file) does not
+# pass as the one the check is about.
+refused() {
+	local _want=$1 _said
+	shift
+	if _said=$("$@" 2>&1 >/dev/null); then
+		diag "not refused: $*"
+		return 1
+	fi
+	case $_said in
+	*"$_want"*)
+		return 0 ;;
+	esac
+	diag "refused for another reason: ${_said:-no message}"
+	return 1
+}
+
 skip() {
 	_n=$((_n + 1))
 	_skipped=$((_skipped + 1))
@@ -51,7 +72,13 @@ skip_all() {
 	exit 4
 }
 
+# finish: a case that reported fewer or more results than it planned, or
+# never planned, fails whatever its checks said.
 finish() {
+	if [ "$_n" != "${_planned:-none}" ]; then
+		diag "planned ${_planned:-no plan}, reported $_n results"
+		exit 1
+	fi
 	[ $_failed -gt 0 ] && exit 1
 	[ $_n -gt 0 ] && [ $_skipped -eq $_n ] && exit 4
 	exit 0

@@ -120,9 +120,27 @@ TEST_F(fault, healthy_instance_reads)
 	EXPECT_EQ(32, read32(self->op));
 }
 
-TEST_F(fault, arm_forced_fault)
+/*
+ * The knob reads back what was armed, an unknown value is refused without
+ * changing it, and arming alone counts no failure: the failure comes with
+ * the next read (the tests below).
+ */
+TEST_F(fault, forced_fault_armed_and_read_back)
 {
+	char got[16] = "";
+	long long before = read_status(self->intermittent);
+	FILE *f;
+
+	ASSERT_LE(0, before);
 	arm(_metadata, variant->test);
+	EXPECT_EQ(-EINVAL, write_file(PARAM, "no_such_test"));
+	f = fopen(PARAM, "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_NE(NULL, fgets(got, sizeof(got), f));
+	fclose(f);
+	got[strcspn(got, "\n")] = '\0';
+	EXPECT_STREQ(variant->test, got);
+	EXPECT_EQ(before, read_status(self->intermittent));
 }
 
 TEST_F(fault, intermittent_failure_gives_eagain)
