@@ -7,11 +7,12 @@
 # guards, or the condition the check exists to see (a reader that holds no
 # socket, a capture with too few samples).  Its header names the group to
 # run, the kernel label (default 6.1) and the checks that must then report
-# "not ok"; a diff follows.  In a throw-away worktree of HEAD (commit
-# first: uncommitted changes are not taken) the diff is applied, the group
-# is run, and the mutation is caught when every named check failed.
-# KTAP: one result per mutation, "ok" when caught.  Logs stay in
-# build/mutations/NAME.log.
+# "not ok"; a diff follows.  In one throw-away worktree of HEAD (commit
+# first: uncommitted changes are not taken) each diff in turn is applied,
+# the group is run, and the tree is restored before the next (so only what
+# a mutation touched is rebuilt).  A mutation is caught when every named
+# check failed.  KTAP: one result per mutation, "ok" when caught.  Logs
+# and results stay in build/mutations/NAME.*.
 #
 #   # what: the reader of each module holds no socket
 #   # group: userspace
@@ -41,6 +42,10 @@ header() {
 	sed -n "s/^# $1: //p" "$2" | head -n 1
 }
 
+wt=$(mktemp -d /tmp/cpurng-mutation.XXXXXX)
+git -C "$SRC" worktree add -q --detach "$wt" HEAD || exit 2
+trap 'git -C "$SRC" worktree remove --force "$wt"' EXIT
+
 echo "KTAP version 1"
 echo "1..$(echo $files | wc -w)"
 i=0
@@ -59,29 +64,28 @@ for f in $files; do
 		failed=$((failed + 1))
 		continue
 	fi
-	wt=$(mktemp -d /tmp/cpurng-mutation.XXXXXX)
-	git -C "$SRC" worktree add -q --detach "$wt" HEAD
 	if ! git -C "$wt" apply "$f" >"$log" 2>&1; then
 		echo "not ok $i $name # the diff does not apply to HEAD"
 		failed=$((failed + 1))
-	else
-		t0=$(date +%s)
-		make -C "$wt" check-group GROUP="$group" KERNEL="$kernel" >>"$log" 2>&1
-		results=$wt/build/check/$kernel/$group/results.ktap
-		cp "$results" "$LOGS/$name.results.ktap" 2>/dev/null
-		missed=
-		for c in $catches; do
-			grep -Eq "^ *not ok [0-9]+ $c( |\$)" "$results" 2>/dev/null ||
-				missed="$missed $c"
-		done
-		if [ -z "$missed" ]; then
-			echo "ok $i $name # caught by $catches in $(($(date +%s) - t0)) s"
-		else
-			echo "not ok $i $name # survived: these checks did not fail:$missed"
-			failed=$((failed + 1))
-		fi
+		continue
 	fi
-	git -C "$SRC" worktree remove --force "$wt"
+	t0=$(date +%s)
+	results=$wt/build/check/$kernel/$group/results.ktap
+	rm -f "$results"
+	make -C "$wt" check-group GROUP="$group" KERNEL="$kernel" >>"$log" 2>&1
+	cp "$results" "$LOGS/$name.results.ktap" 2>/dev/null
+	missed=
+	for c in $catches; do
+		grep -Eq "^ *not ok [0-9]+ $c( |\$)" "$results" 2>/dev/null ||
+			missed="$missed $c"
+	done
+	if [ -z "$missed" ]; then
+		echo "ok $i $name # caught by $catches in $(($(date +%s) - t0)) s"
+	else
+		echo "not ok $i $name # survived: these checks did not fail:$missed"
+		failed=$((failed + 1))
+	fi
+	git -C "$wt" checkout -q -- .
 done
 echo "# mutation-check: $((i - failed)) of $i caught"
 [ $failed -eq 0 ]
