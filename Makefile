@@ -441,8 +441,10 @@ do-run: modules-release tools
 do-shell: modules-release tools
 	$(HARNESS) shell
 
+# sparse builds in KERNEL's build root: its inner make takes KDIR from the
+# environment, so the root goes along.
 do-lint:
-	@$(KERNEL_ENV) $(SRC)/scripts/lint.sh
+	@$(KERNEL_ENV) KROOT='$(KROOT)' KSUITE='$(KSUITE)' $(SRC)/scripts/lint.sh
 
 # sparse over every object, test hooks included (C=2 checks even when
 # nothing needs rebuilding).

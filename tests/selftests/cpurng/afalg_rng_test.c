@@ -12,8 +12,9 @@
  *   - an unprivileged process (uid 65534) can read.
  * One variant per RNG; a variant is skipped only when its module is not in
  * the kernel (the case that runs this loads them all, and fails first if a
- * load fails); a loaded module that does not serve its name fails.  The oversized seed needs net.core.optmem_max above 64 KiB,
- * else AF_ALG refuses it before the RNG sees it (skipped then).
+ * load fails); a loaded module that does not serve its name fails.  The
+ * oversized seed needs net.core.optmem_max above 64 KiB, else AF_ALG
+ * refuses it before the RNG sees it (skipped then).
  */
 #include <errno.h>
 #include <stdio.h>

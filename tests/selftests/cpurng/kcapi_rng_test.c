@@ -26,12 +26,15 @@ FIXTURE_VARIANT(kcapi) {
 FIXTURE_VARIANT_ADD(kcapi, stdrng) {
 	.name = "stdrng", .module = "cpurng_drbg",
 };
+
 FIXTURE_VARIANT_ADD(kcapi, ctr_aes256) {
 	.name = "drbg_nopr_ctr_aes256-cpurng", .module = "cpurng_drbg",
 };
+
 FIXTURE_VARIANT_ADD(kcapi, collector) {
 	.name = "cpu_randomness", .module = "cpurng_collector",
 };
+
 FIXTURE_VARIANT_ADD(kcapi, jitter) {
 	.name = "jitterentropy_rng", .module = "cpurng_jitter",
 };
