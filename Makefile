@@ -183,6 +183,12 @@ tools: user-tools guest-programs host-tests kselftest
 
 user-tools: $(TOOLS)
 
+# A file named relative to the checkout (make build/tools/cpurng-jitter) is
+# the same file as its absolute name, which the rules use.
+ifeq ($(BUILD),$(SRC)/build)
+build/%: $(BUILD)/% ;
+endif
+
 $(BUILD)/tools/%: $(SRC)/tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -o $@ $< $(TOOL_LDFLAGS) $(if $(filter %-read,$*),$(TOOL_LDLIBS))
