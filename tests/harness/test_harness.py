@@ -14,8 +14,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from ktap import count_lines  # noqa: E402
-from main import (Job, Kernel, demo_problem, kernel_config, plan_jobs,  # noqa: E402
-                  run_job, run_jobs)
+from main import (Job, Kernel, demo_problem, kernel_config,  # noqa: E402
+                  mttcg_boot_crash, plan_jobs, run_job, run_jobs)
 from snapshot import clone_outputs, compare, parse_compare  # noqa: E402
 from vm import DEFAULT_QEMU, Group, analyse, load_group, load_groups  # noqa: E402
 
@@ -180,6 +180,33 @@ def test_rules_refuse_hidden_errors_and_skips_after_actions():
             rule_offences('if ! grep -q x /f; then\n\tskip "y" "z"\nfi\n') == 0 and
             rule_offences('[ -f /p ] || skip_all "no p"\n') == 0 and
             rule_offences('check "x" refused "Invalid argument" rmmod m\n') == 0)
+
+
+INT3_BOOT = ['KTAP version 1', '1..2',
+             '# console: [    1.029354] Oops: int3: 0000 [#1] SMP NOPTI',
+             'not ok 1 console_clean', 'not ok 2 vm_finished']
+MT_GROUP = Group(name='j', cases=['a'], qemu='-smp 2')
+ST_GROUP = Group(name='d', cases=['a'], qemu='-smp 2 -accel tcg,thread=single')
+
+
+def kernel_with(builtin=()):
+    return Kernel(label='13', kimage='', kmoddir='', kver='7.3.4',
+                  modules_dir='', builtin=frozenset(builtin))
+
+
+@case
+def mttcg_boot_crash_before_init_is_booted_again():
+    return mttcg_boot_crash(MT_GROUP, kernel_with(), INT3_BOOT)
+
+
+@case
+def no_second_boot_after_init_single_threaded_or_with_cpurng_built_in():
+    after_init = INT3_BOOT[:2] + ['# cpurng-vm group=j kernel=7.3.4 cpus=2'] + INT3_BOOT[2:]
+    other_oops = [l.replace('int3', 'general protection fault') for l in INT3_BOOT]
+    return not (mttcg_boot_crash(MT_GROUP, kernel_with(), after_init) or
+                mttcg_boot_crash(ST_GROUP, kernel_with(), INT3_BOOT) or
+                mttcg_boot_crash(MT_GROUP, kernel_with(['cpurng_jitter']), INT3_BOOT) or
+                mttcg_boot_crash(MT_GROUP, kernel_with(), other_oops))
 
 
 @case
