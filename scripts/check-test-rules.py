@@ -22,7 +22,7 @@ import sys
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ACTIONS = ('modprobe', 'insmod', 'rmmod', 'reload', 'echo', 'printf',
            'mount', 'sysctl', 'load_seeded', 'kconsumer', 'drbg_unload')
-ACTION_RE = re.compile(r'^\s*(?:if\s+!\s*|elif\s+!\s*)?(\S+)')
+ACTION_RE = re.compile(r'^\s*(\S+)')
 SKIP_RE = re.compile(r'^\s*(skip|skip_all)\b')
 
 
@@ -60,17 +60,14 @@ def offences(path):
                 ('2>/dev/null' in code or '|| true' in code):
             found.append((n, 'a check hides the errors of what it judges '
                           '(2>/dev/null or || true)'))
-        # ACTION || skip...
+        # ACTION || skip..., and if ! ACTION; then <next line> skip
         m = re.match(r'^\s*(.*?)\|\|\s*(skip|skip_all)\b', code)
-        if m and first_command(m.group(1)) in ACTIONS:
-            found.append((n, f'skip after a failed action '
-                          f'({first_command(m.group(1))}); probe instead'))
-        # if ! ACTION; then <next line> skip
-        m = re.match(r'^\s*(?:el)?if\s+!\s*(.*?);\s*then\s*$', code)
-        if m and i + 1 < len(lines) and SKIP_RE.match(lines[i + 1][1]) \
-                and first_command(m.group(1)) in ACTIONS:
-            found.append((n, f'skip after a failed action '
-                          f'({first_command(m.group(1))}); probe instead'))
+        if not m and i + 1 < len(lines) and SKIP_RE.match(lines[i + 1][1]):
+            m = re.match(r'^\s*(?:el)?if\s+!\s*(.*?);\s*then\s*$', code)
+        action = first_command(m.group(1)) if m else ''
+        if action in ACTIONS:
+            found.append((n, f'skip after a failed action ({action}); '
+                          'probe instead'))
     return found
 
 

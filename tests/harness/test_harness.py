@@ -11,7 +11,8 @@ wrong is reported as a failure, including a panic with the wrong message
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 
 from ktap import count_lines  # noqa: E402
 from main import (Job, Kernel, demo_problem, kernel_config,  # noqa: E402
@@ -141,8 +142,7 @@ def case_skipped_as_a_whole_after_its_plan_skips():
 def lib_sh_exit(script):
     """Exit status of a case script run with the guest's lib.sh."""
     import subprocess
-    lib = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                       '..', 'vm', 'lib.sh')
+    lib = os.path.join(HERE, '..', 'vm', 'lib.sh')
     return subprocess.run(['sh', '-c', f'. {lib}; {script}'],
                           stdout=subprocess.DEVNULL).returncode
 
@@ -161,8 +161,7 @@ def rule_offences(text):
     """Offences check-test-rules.py finds in a case with this text."""
     import subprocess
     import tempfile
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                          '..', '..', 'scripts', 'check-test-rules.py')
+    script = os.path.join(HERE, '..', '..', 'scripts', 'check-test-rules.py')
     with tempfile.NamedTemporaryFile('w', suffix='_case') as f:
         f.write(text)
         f.flush()
@@ -478,8 +477,7 @@ def test_groups_that_patch_text_run_single_threaded():
     # patching), which QEMU 7.2's multi-threaded TCG can crash on: every
     # group of the test suites whose cases load it, or the DRBG whose
     # default sources load it, and the default, run on one host thread.
-    here = os.path.dirname(os.path.abspath(__file__))
-    vmdir = os.path.join(here, '..', 'vm')
+    vmdir = os.path.join(HERE, '..', 'vm')
     bad = []
     for g in load_groups(os.path.join(vmdir, 'groups')):
         if not set(g.suites) & {'check', 'core', 'debug', 'builtin'}:
